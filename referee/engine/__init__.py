@@ -1,0 +1,18 @@
+"""The referee's engine: pure Python rules of Court Piece and its family.
+
+    >>> from referee.engine import Record, adjudicate
+    >>> verdict = adjudicate(Record.from_dict(data))
+"""
+from .cards import DECK, Card, caller_of, partner, team_of
+from .deal import Deal
+from .errors import InvalidCardError, OptionError, RecordError, RecordFormatError, RefereeError
+from .match import adjudicate, adjudicate_dict
+from .options import PRESET_DESCRIPTIONS, PRESETS, Options, preset_options, resolve
+from .record import DealRecord, Event, Record, TrumpSpec
+
+__all__ = [
+    "DECK", "Card", "caller_of", "partner", "team_of", "Deal", "InvalidCardError", "OptionError",
+    "RecordError", "RecordFormatError", "RefereeError", "adjudicate", "adjudicate_dict",
+    "PRESET_DESCRIPTIONS", "PRESETS", "Options", "preset_options", "resolve",
+    "DealRecord", "Event", "Record", "TrumpSpec",
+]

@@ -1,0 +1,108 @@
+"""Cards, suits, seats and teams: the small value types of the game."""
+from __future__ import annotations
+
+from .errors import InvalidCardError
+
+RANKS = "23456789TJQKA"  # index = strength, low to high
+SUITS = "SHDC"
+SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
+class Card:
+    """One of the 52 cards. Instances are shared: compare with `is` or `==`."""
+
+    __slots__ = ("rank", "suit", "strength", "index")
+
+    rank: str
+    suit: str
+    strength: int
+    index: int
+
+    def __new__(cls, rank: str, suit: str) -> "Card":
+        try:
+            return _DECK_BY_TEXT[rank + suit]
+        except KeyError:
+            raise InvalidCardError(f"no such card: {rank + suit!r}") from None
+
+    @classmethod
+    def _make(cls, rank: str, suit: str) -> "Card":
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "strength", RANKS.index(rank))
+        object.__setattr__(card, "index", SUITS.index(suit) * 13 + RANKS.index(rank))
+        return card
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Card is immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read `TH`, `10h`, `10♥`; raise InvalidCardError otherwise."""
+        card = _PARSE.get(text) if isinstance(text, str) else None
+        if card is None:
+            raise InvalidCardError(
+                f"not a card: {text!r} (expected rank then suit, e.g. 'TH', '10H', 'A♠')"
+            )
+        return card
+
+    @property
+    def is_ten(self) -> bool:
+        return self.rank == "T"
+
+    @property
+    def is_ace(self) -> bool:
+        return self.rank == "A"
+
+    def __str__(self) -> str:
+        return self.rank + self.suit
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __reduce__(self):
+        return (Card.parse, (str(self),))
+
+    def __lt__(self, other: "Card") -> bool:
+        return self.index < other.index
+
+
+DECK: tuple[Card, ...] = tuple(Card._make(r, s) for s in SUITS for r in RANKS)
+_DECK_BY_TEXT = {str(c): c for c in DECK}
+
+
+def _spellings(card: Card):
+    ranks = [card.rank] + (["10"] if card.rank == "T" else [])
+    suits = [card.suit] + [sym for sym, s in _SYMBOLS.items() if s == card.suit]
+    for r in ranks:
+        for s in suits:
+            for text in {r + s, (r + s).lower(), r.lower() + s, r + s.lower()}:
+                yield text
+
+
+_PARSE = {text: card for card in DECK for text in _spellings(card)}
+
+
+def parse_suit(text: str) -> str:
+    suit = _SYMBOLS.get(text, text.upper() if isinstance(text, str) else "")
+    if suit not in SUITS or len(suit) != 1:
+        raise InvalidCardError(f"not a suit: {text!r} (expected one of S H D C)")
+    return suit
+
+
+def team_of(seat: int) -> int:
+    return seat & 1
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+def right_of(seat: int) -> int:
+    """The next seat in play order (play goes to the right)."""
+    return (seat + 1) % 4
+
+
+def caller_of(dealer: int) -> int:
+    return (dealer + 1) % 4

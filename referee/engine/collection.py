@@ -1,0 +1,79 @@
+"""Where won tricks go (RULES.md §6): taken at once, or piled until a pair collects."""
+from __future__ import annotations
+
+from .cards import team_of
+from .options import Options
+
+
+class Immediate:
+    """The winner's team takes the trick."""
+
+    pile = 0
+
+    def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int:
+        return team_of(winner)
+
+    def collector(self, next_number: int) -> int | None:
+        return None
+
+
+class Pile:
+    """Double Sir: tricks pile up; the same player winning two in a row collects.
+
+    A pair is (previous trick, this trick) won by one player, where the previous
+    trick was not itself a collection, was won after trumps were established
+    (delayed-trump games), and this trick may collect under the options. A pair
+    blocked by an option leaves the run unbroken (R-8), which needs no state:
+    the next trick forms a new pair with this one.
+    """
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.pile = 0
+        self._prev_winner: int | None = None
+        self._prev_card = None
+        self._prev_established = False
+        self._prev_collected = True
+
+    def _may_seal(self, number: int, winning_card, trump_suit) -> bool:
+        o = self.options
+        if number == 2 and not o.pile_first_pair_collects:
+            return False
+        if number in o.pile_no_collect_after:
+            return False
+        if o.pile_ace_on_ace and winning_card.is_ace and self._prev_card is not None and self._prev_card.is_ace:
+            return False
+        if o.pile_trump_ace_no_seal and winning_card.is_ace and winning_card.suit == trump_suit:
+            return False
+        return True
+
+    def _pair_open_for(self, winner: int) -> bool:
+        return self._prev_winner == winner and not self._prev_collected and self._prev_established
+
+    def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
+        """Add the trick to the pile; return the collecting team or None."""
+        self.pile += 1
+        collects = number == 13 or (
+            self._pair_open_for(winner) and self._may_seal(number, winning_card, trump_suit)
+        )
+        self._prev_winner, self._prev_card = winner, winning_card
+        self._prev_established, self._prev_collected = established, collects
+        if collects:
+            self.pile = 0
+            return team_of(winner)
+        return None
+
+    def collector(self, next_number: int) -> int | None:
+        """The seat that would collect by winning the next trick (card options aside)."""
+        if next_number == 13:
+            return None  # anyone winning the 13th takes the rest
+        if self._prev_winner is not None and self._pair_open_for(self._prev_winner):
+            o = self.options
+            if next_number in o.pile_no_collect_after or (next_number == 2 and not o.pile_first_pair_collects):
+                return None
+            return self._prev_winner
+        return None
+
+
+def make_collection(options: Options):
+    return Pile(options) if options.collection == "pile" else Immediate()

@@ -1,0 +1,560 @@
+"""The replay of one deal: applies events, knows what is legal now, says how it ended."""
+from __future__ import annotations
+
+from .cards import DECK, SUIT_NAMES, Card, caller_of, partner, team_of
+from .collection import make_collection
+from .errors import RecordError
+from .options import Options
+from .record import PLAY, REVEAL, TAKE_BACK, DealRecord, Event, TrumpSpec
+from .scoring import Facts
+from .trick import Played, Trick, winning_play
+from .trump import Trump
+from .violations import Claim, Violation
+
+
+class Deal:
+    """Replays one deal event by event (like python-chess's Board for one game).
+
+    `push(event)` applies an event or raises RecordError (an impossible record);
+    rule breaches at the table become `violations`. `finish()` closes a complete
+    last trick; `facts()` then says how the deal ended.
+    """
+
+    def __init__(self, options: Options, dealer: int, hands=None, trump: TrumpSpec | None = None):
+        self.options = options
+        self.dealer = dealer
+        self.caller = caller_of(dealer)
+        self.callers = team_of(self.caller)
+        self.violations: list[Violation] = []
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0, 0]
+        self.tens_won = [0, 0]
+        self.collection = make_collection(options)
+        self.redeal = bool(trump and trump.redeal)
+        self.n_events = 0
+        self.ended = False          # no further event possible
+        self.court_made = False     # a first-7 court that may be played on (R-4)
+        self.play_on = False
+        self.first_seven: int | None = None
+        self._played: set[Card] = set()
+        self._pending: list[list[Claim]] = [[], [], [], []]
+        self._pile_tens = 0
+        self._trick_ends: list[int] = []
+        self.hands = self._check_hands(hands)
+        self.trump = self._make_trump(trump or TrumpSpec())
+        self.next_leader = self.caller
+        self._new_trick()
+
+    # -- setting up ---------------------------------------------------------------
+
+    def _check_hands(self, hands):
+        if hands is None:
+            return None
+        if len(hands) != 4 or any(len(h) != 13 for h in hands):
+            raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
+                              + ", ".join(str(len(h)) for h in hands))
+        cards = [c for h in hands for c in h]
+        if len(set(cards)) != 52:
+            twice = sorted({str(c) for c in cards if cards.count(c) > 1})
+            raise RecordError("bad_hands", f"hands must hold the 52 cards once each; repeated: {', '.join(twice)}")
+        self.dealt = hands
+        return [set(h) for h in hands]
+
+    def _bad_trump(self, message: str):
+        return RecordError("bad_trump", message)
+
+    def _make_trump(self, spec: TrumpSpec) -> Trump:
+        mode = self.options.trump
+        if spec.redeal:
+            self._check_redeal()
+            return Trump(mode)
+        if mode == "first_void":
+            if not spec.is_empty:
+                raise self._bad_trump("no trump is called in a first-void game: trump must be null")
+            return Trump(mode)
+        if mode in ("hidden", "band"):
+            return self._hidden_trump(spec, mode)
+        if spec.hidden is not None:
+            raise self._bad_trump(f"a hidden trump card is not part of trump mode {mode!r}")
+        if mode == "random":
+            if spec.blind is None:
+                raise self._bad_trump("random trump needs the card shown before the deal: {\"blind\": CARD}")
+            return self._turned_up(spec, mode)
+        if spec.blind is not None:
+            self._check_blind_card(spec.blind)
+            return self._turned_up(spec, "blind")
+        if mode == "blind":
+            raise self._bad_trump("blind trump needs the turned-up card: {\"blind\": CARD}")
+        if spec.suit is None:
+            raise self._bad_trump("the caller's trump suit is missing: {\"suit\": S}")
+        self._check_caller(spec.by)
+        return Trump("called", spec.suit, by=spec.by)
+
+    def _turned_up(self, spec: TrumpSpec, mode: str) -> Trump:
+        if spec.suit is not None and spec.suit != spec.blind.suit:
+            raise self._bad_trump(f"suit {spec.suit} does not match the turned-up card {spec.blind}")
+        return Trump(mode, spec.blind.suit, card=spec.blind)
+
+    def _hidden_trump(self, spec: TrumpSpec, mode: str) -> Trump:
+        card = spec.hidden
+        if card is None:
+            raise self._bad_trump(f"trump mode {mode!r} needs the face-down card: {{\"hidden\": CARD}}")
+        if self.hands is not None and card not in self.dealt[self.caller][:5]:
+            raise self._bad_trump(f"the hidden card {card} is not among the caller's (seat {self.caller}) first five cards")
+        if spec.suit is not None and spec.suit != card.suit:
+            raise self._bad_trump(f"suit {spec.suit} does not match the hidden card {card}")
+        return Trump(mode, card.suit, card=card, band_reveal=self.options.band_reveal)
+
+    def _check_blind_card(self, card: Card) -> None:
+        if self.hands is None:
+            return
+        seats = range(4) if self.options.pass_once else [self.caller]
+        if not any(card in self.dealt[s][5:] for s in seats):
+            where = "any player's" if self.options.pass_once else f"the caller's (seat {self.caller})"
+            raise self._bad_trump(f"the blind card {card} is not among {where} cards 6-13")
+
+    def _check_caller(self, by: int | None) -> None:
+        if by is None or by == self.caller:
+            return
+        if by == partner(self.caller) and self.options.pass_once:
+            return
+        why = "a defender" if team_of(by) != self.callers else "the caller's partner, but pass_once is off"
+        self.violations.append(Violation(
+            "wrong_caller", by, f"trump was called by seat {by}, {why}; the caller is seat {self.caller}"))
+
+    def _check_redeal(self) -> None:
+        if not self.options.weak_hand_redeal:
+            why = "weak_hand_redeal is off"
+        elif self.hands is not None and any(c.strength >= 9 for c in self.dealt[self.caller][:5]):
+            high = [str(c) for c in self.dealt[self.caller][:5] if c.strength >= 9]
+            why = f"the caller's first five hold {', '.join(high)} (a Jack or higher)"
+        else:
+            return
+        self.violations.append(Violation("bad_redeal", self.caller, f"seat {self.caller} claimed a redeal but {why}"))
+
+    # -- the table now ------------------------------------------------------------
+
+    def _new_trick(self) -> None:
+        self.leader = self.next_leader
+        self.slots: list[Played | None] = [None, None, None, None]
+        self.filled = 0
+        self.first_back: int | None = None
+        self.asker: int | None = None
+        self.must_trump: int | None = None
+        self.lead_must_trump = False
+        self.trick_reveal: dict | None = None
+        self.trick_trump_set: dict | None = None
+        self._ask_claim: Claim | None = None
+
+    @property
+    def number(self) -> int:
+        """The number of the trick being played (1..13)."""
+        return len(self.tricks) + 1
+
+    @property
+    def position(self) -> int:
+        """Index in play order of the next card of this trick."""
+        for k, p in enumerate(self.slots):
+            if p is None:
+                return k
+        return 4
+
+    @property
+    def to_play(self) -> int | None:
+        k = self.position
+        return None if k == 4 or self.is_over else (self.leader + k) % 4
+
+    @property
+    def led(self) -> str | None:
+        lead = self.slots[0]
+        return lead.card.suit if lead is not None else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended or self.court_made or self.redeal
+
+    def hand(self, seat: int) -> set[Card] | None:
+        return None if self.hands is None else self.hands[seat]
+
+    def _holds(self, seat: int, suit: str, excluded: Card | None = None) -> Card | None:
+        """With hands: the highest card of `suit` the seat holds (bar `excluded`)."""
+        best = None
+        for c in self.hands[seat]:
+            if c.suit == suit and c is not excluded and (best is None or c.strength > best.strength):
+                best = c
+        return best
+
+    def _playable(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        if self.trump.is_hidden and seat == self.caller and self.trump.card in hand and len(hand) > 1:
+            return [c for c in hand if c is not self.trump.card]
+        return list(hand)
+
+    def legal_plays(self) -> list[Card] | None:
+        """The cards the seat to play may play now (None without hands)."""
+        seat = self.to_play
+        if seat is None or self.hands is None:
+            return None
+        hand = self._playable(seat)
+        trump = self.trump
+        if self.position == 0:
+            trumps = [c for c in hand if c.suit == trump.suit] if self.lead_must_trump else []
+            return sorted(trumps or hand)
+        follow = [c for c in hand if c.suit == self.led]
+        if follow:
+            return sorted(follow)
+        obliged = seat in (self.asker, self.must_trump) or (trump.is_hidden and trump.must_trump_on_void)
+        suit = trump.suit or trump._secret
+        trumps = [c for c in hand if c.suit == suit] if obliged else []
+        return sorted(trumps or hand)
+
+    def can_reveal(self) -> bool:
+        seat = self.to_play
+        if seat is None or not self.trump.is_hidden:
+            return False
+        if self.position == 0:
+            return seat == self.caller
+        return self.hands is None or self._holds(seat, self.led, self._excluded(seat)) is None
+
+    def can_play_face_down(self) -> bool:
+        return (self.options.hidden_caller_face_down and self.trump.mode == "hidden"
+                and self.to_play == self.caller and self.trump.is_hidden and self.position > 0
+                and (self.hands is None or self._holds(self.caller, self.led, self.trump.card) is None))
+
+    def _excluded(self, seat: int) -> Card | None:
+        """The hidden card is set aside: holding it does not let its owner follow."""
+        return self.trump.card if self.trump.is_hidden and seat == self.caller else None
+
+    # -- applying events ----------------------------------------------------------
+
+    def push(self, event: Event) -> None:
+        i = self.n_events
+        if event.kind != TAKE_BACK and self.filled == 4:
+            self._close_trick(i - 1)
+        self.n_events = i + 1
+        if self.redeal:
+            raise RecordError("play_after_end", "a redeal claim has no play: the cards are dealt again", i)
+        if self.ended or (self.court_made and not self.options.play_on):
+            raise RecordError("play_after_end", f"{event.describe()} after the deal ended at trick {len(self.tricks)}", i)
+        if self.court_made:
+            self.court_made, self.play_on = False, True
+        if event.kind == PLAY:
+            self._play(event, i)
+        elif event.kind == REVEAL:
+            self._reveal(event, i)
+        else:
+            self._take_back(event, i)
+
+    def _check_turn(self, seat: int, i: int, what: str) -> int:
+        k = self.position
+        expected = (self.leader + k) % 4
+        if seat != expected:
+            raise RecordError("out_of_turn", f"seat {seat} {what} in trick {self.number}, but it is seat {expected}'s turn", i)
+        return k
+
+    def _play(self, ev: Event, i: int) -> None:
+        seat, card, trump = ev.seat, ev.card, self.trump
+        k = self._check_turn(seat, i, f"plays {card}")
+        self._check_card(seat, card, i)
+        if ev.face_down:
+            self._check_face_down(seat, k, i)
+        self._prove_pending(seat, card, i)
+        if trump.is_hidden and card is trump.card:
+            self._hidden_card_played(seat, card, i)
+        if k == 0:
+            if self.lead_must_trump and card.suit != trump.suit:
+                self._claim("must_lead_trump_after_reveal", seat, trump.suit, i, card, None, i)
+        else:
+            self._follow(seat, card, ev.face_down, i)
+        is_trump = not ev.face_down and card.suit == trump.suit
+        self.slots[k] = Played(seat, card, i, ev.face_down, is_trump)
+        self.filled += 1
+        self._played.add(card)
+        if self.hands is not None:
+            self.hands[seat].discard(card)
+
+    def _check_card(self, seat: int, card: Card, i: int) -> None:
+        if card in self._played:
+            raise RecordError("card_played_twice", f"seat {seat} plays {card}, which was already played in this deal", i)
+        if self.hands is not None and card not in self.hands[seat]:
+            owner = next((s for s in range(4) if card in self.hands[s]), None)
+            where = f"it was dealt to seat {owner}" if owner is not None else "it is not in their hand"
+            raise RecordError("card_not_in_hand", f"seat {seat} plays {card}, but {where}", i)
+
+    def _check_face_down(self, seat: int, k: int, i: int) -> None:
+        why = None
+        if not (self.trump.mode == "hidden" and self.options.hidden_caller_face_down):
+            why = "face-down play is allowed only in hidden trump with hidden_caller_face_down"
+        elif seat != self.caller:
+            why = f"only the caller (seat {self.caller}) may play face down"
+        elif not self.trump.is_hidden:
+            why = "the trump is already shown"
+        elif k == 0:
+            why = "a lead cannot be face down"
+        if why:
+            raise RecordError("bad_face_down", f"seat {seat} plays face down: {why}", i)
+
+    def _hidden_card_played(self, seat: int, card: Card, i: int) -> None:
+        if self.number == 13:  # R-6: the last card; showing it and playing it is legal
+            self._reveal_trump(seat, i, "last_card")
+            return
+        self._add(Violation("hidden_card_played", seat,
+                            f"seat {seat} played the hidden trump card {card} while it was face down",
+                            self.number, i, card, self.led, "hand", None, i))
+        self._reveal_trump(seat, i, "played")
+
+    def _follow(self, seat: int, card: Card, face_down: bool, i: int) -> None:
+        led, trump = self.led, self.trump
+        if face_down and card.suit == led:
+            self._add(Violation("revoke", seat, f"seat {seat} played {card} face down on a "
+                                f"{SUIT_NAMES[led]} lead: a card of the suit led must be played face up",
+                                self.number, i, card, led, "hand", None, i))
+            return
+        if card.suit == led:
+            return
+        if trump.mode == "first_void" and trump.suit is None:
+            self._set_first_void(card, seat, i)
+        if trump.is_hidden and trump.reveals_on_void:
+            self._reveal_trump(seat, i, "void")
+            if trump.must_trump_on_void:
+                self.must_trump = seat
+        self._claim("revoke", seat, led, i, card, led, i)
+        if seat in (self.asker, self.must_trump) and card.suit != trump.suit and not face_down:
+            asked = self._ask_claim if seat == self.asker else None
+            self._claim("must_trump_after_ask", seat, trump.suit, i, card, led, i, asked)
+
+    def _set_first_void(self, card: Card, seat: int, i: int) -> None:
+        self.trump.set_first_void(card.suit, self.number, i, seat)
+        self.trick_trump_set = dict(self.trump.set_by)
+        for p in self.slots:
+            if p is not None:
+                p.trump = not p.face_down and p.card.suit == card.suit
+
+    def _reveal(self, ev: Event, i: int) -> None:
+        seat, trump = ev.seat, self.trump
+        if not trump.is_concealed_mode:
+            raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but trump mode {trump.mode!r} has no hidden trump", i)
+        if not trump.is_hidden:
+            raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
+        k = self._check_turn(seat, i, "reveals the trump")
+        if k == 0:
+            if seat != self.caller:
+                raise RecordError("bad_reveal", f"seat {seat} reveals on lead, but only the caller (seat {self.caller}) may show the trump on their own lead", i)
+            self._reveal_trump(seat, i, "on_lead")
+            self.lead_must_trump = True
+            return
+        excluded = self._excluded(seat)
+        self._reveal_trump(seat, i, "asked")
+        self._ask_claim = self._claim("ask_while_able_to_follow", seat, self.led, i, None, self.led, None, excluded=excluded)
+        if trump.mode == "hidden" or trump.band_reveal != "auto":
+            self.asker = seat
+
+    def _reveal_trump(self, seat: int, i: int, how: str) -> None:
+        self.trump.reveal(self.number, i, seat, how)
+        self.trick_reveal = {"event": i, "seat": seat, "after_cards": self.position, "how": how}
+
+    def _take_back(self, ev: Event, i: int) -> None:
+        seat = ev.seat
+        k = next((k for k, p in enumerate(self.slots) if p is not None and p.seat == seat), None)
+        if k is None:
+            raise RecordError("bad_take_back", f"seat {seat} takes back a card, but has none in the unfinished trick {self.number}", i)
+        played = self.slots[k]
+        possible_revoke = self._may_be_illegal(played)
+        if self.first_back is None and not possible_revoke:
+            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card}, which was a legal play: "
+                              "a take-back must first correct a possible revoke", i)
+        if self.first_back is not None and k <= self.first_back and not possible_revoke:
+            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card}, but only players who "
+                              "played after the revoke may take back their cards", i)
+        if self.first_back is None:
+            self.first_back = k
+        self.slots[k] = None
+        self.filled -= 1
+        self._played.discard(played.card)
+        if self.hands is not None:
+            self.hands[seat].add(played.card)
+        self._mark_corrected(played.event)
+        if self.trump.mode == "first_void" and self.trick_trump_set and self.trick_trump_set["event"] == played.event:
+            self._reset_first_void()
+
+    def _may_be_illegal(self, played: Played) -> bool:
+        if any(v.play_event == played.event and v.is_illegal_play for v in self.violations):
+            return True
+        return any(c.play_event == played.event for c in self._pending[played.seat])
+
+    def _mark_corrected(self, play_event: int) -> None:
+        for v in self.violations:
+            if v.play_event == play_event:
+                v.corrected = True
+        for claims in self._pending:
+            for c in claims:
+                if c.play_event == play_event:
+                    c.corrected = True
+
+    def _reset_first_void(self) -> None:
+        """R-15: trump is set by the earliest off-suit card still on the table."""
+        self.trump.unset_first_void()
+        self.trick_trump_set = None
+        led = self.led
+        for p in self.slots:
+            if p is not None:
+                p.trump = False
+        for p in self.slots:
+            if p is not None and led is not None and p.card.suit != led:
+                self._set_first_void(p.card, p.seat, p.event)
+                break
+
+    # -- claims and proofs (R-2) ----------------------------------------------------
+
+    def _claim(self, code, seat, suit, i, card, led, play_event, asked=None, excluded=None):
+        if excluded is None:
+            excluded = self._excluded(seat)
+        claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
+        if self.hands is not None:
+            held = self._holds(seat, suit, excluded)
+            if held is not None and not (asked is not None and self._was_violated(asked)):
+                self._add(claim.violation("hand", held, None))
+            return claim
+        known = self.trump.card
+        if (seat == self.caller and known is not None and self.trump.is_concealed_mode and not self.trump.is_hidden
+                and known not in self._played and known.suit == suit and known is not excluded):
+            self._add(claim.violation("hand", known, None))  # the shown card went back to the caller's hand
+            return claim
+        self._pending[seat].append(claim)
+        return claim
+
+    def _was_violated(self, claim: Claim) -> bool:
+        return any(v.linked is claim for v in self.violations)
+
+    def _prove_pending(self, seat: int, card: Card, i: int) -> None:
+        claims = self._pending[seat]
+        if not claims:
+            return
+        keep = []
+        for c in claims:
+            if c.suit == card.suit and card is not c.excluded:
+                self._add(c.violation("later_play", card, i))
+            else:
+                keep.append(c)
+        self._pending[seat] = keep
+
+    def _add(self, violation: Violation) -> None:
+        self.violations.append(violation)
+        if self.options.illegal_play == "reject" and violation.is_illegal_play:
+            raise RecordError("illegal_play", f"illegal play: {violation.message}", violation.event)
+
+    # -- closing tricks and the deal ----------------------------------------------
+
+    def _close_trick(self, last_event: int) -> None:
+        cards = self.slots
+        trump_suit = self.trump.suit
+        win = winning_play(cards, trump_suit)
+        number = self.number
+        pile_before = self.collection.pile
+        tens = sum(1 for p in cards if p.card.is_ten)
+        team = self.collection.on_trick(number, win.seat, win.card, trump_suit, self._established(win))
+        self._pile_tens += tens
+        if team is not None:
+            self.tricks_won[team] += pile_before + 1
+            self.tens_won[team] += self._pile_tens
+            self._pile_tens = 0
+        self.tricks.append(Trick(number, self.leader, tuple(cards), win.seat, win.card, team,
+                                 self.collection.pile, self.trick_reveal, self.trick_trump_set))
+        self._trick_ends.append(last_event)
+        self.next_leader = win.seat
+        self._check_end(number, win.seat)
+        self._new_trick()
+
+    def _established(self, win: Played) -> bool:
+        """Delayed-trump pile games: may this trick start a collecting pair (§6)?"""
+        trump = self.trump
+        if trump.mode == "first_void":
+            return trump.suit is not None
+        if trump.is_concealed_mode:
+            return trump.revealed is not None and win.event >= trump.revealed["event"]
+        return True
+
+    def _check_end(self, number: int, winner: int) -> None:
+        won = self.tricks_won
+        end = self.options.end
+        if number == 13:
+            self.ended = True
+        elif end == "seven":
+            if self.play_on:
+                self.ended = team_of(winner) != self.first_seven
+            elif max(won) >= 7:
+                self.first_seven = 0 if won == [7, 0] else 1 if won == [0, 7] else None
+                self.court_made = self.first_seven is not None and self.options.play_on
+                self.ended = not self.court_made
+        elif end == "pile":
+            self.ended = min(won) >= 1 and max(won) >= 7
+        elif number == 7 and max(won) == 7:
+            self.first_seven = 0 if won[0] == 7 else 1
+        if number == 13 and won in ([13, 0], [0, 13]) and end == "seven" and self.first_seven is None:
+            self.first_seven = 0 if won[0] else 1
+
+    def finish_trick(self) -> None:
+        """Close a trick of four cards now (what the next non-take-back event does)."""
+        if self.filled == 4:
+            self._close_trick(self.n_events - 1)
+
+    def finish(self) -> None:
+        """The record ends here: a trick with four cards is complete (R-12)."""
+        if self.filled == 4:
+            self._close_trick(self.n_events - 1)
+
+    # -- how it ended ----------------------------------------------------------------
+
+    def penalty(self) -> Violation | None:
+        """The first uncorrected illegal play in a completed trick decides the deal (R-1)."""
+        done = len(self.tricks)
+        found = [v for v in self.violations
+                 if v.is_illegal_play and not v.corrected and v.trick is not None and v.trick <= done
+                 and not self._superseded(v)]
+        return min(found, key=lambda v: (v.trick, v.event)) if found else None
+
+    def _superseded(self, v: Violation) -> bool:
+        """R-13: must_trump_after_ask binds only an asker who could not follow."""
+        claim = v.linked
+        return claim is not None and claim.asked is not None and self._was_violated(claim.asked)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.ended or self.court_made
+
+    def status(self, penalty: Violation | None) -> str:
+        if self.redeal:
+            return "redeal"
+        if penalty is not None:
+            return "ended_by_penalty"
+        return "complete" if self.is_complete else "in_progress"
+
+    def facts(self, penalty: Violation | None) -> Facts:
+        won = self.won_until(penalty)
+        sweep = 0 if won == (13, 0) else 1 if won == (0, 13) else None
+        return Facts(callers=self.callers, tricks=won, first_seven=self.first_seven, sweep=sweep,
+                     penalty=None if penalty is None else 1 - team_of(penalty.seat),
+                     tens=tuple(self.tens_won))
+
+    def won_until(self, penalty: Violation | None) -> tuple[int, int]:
+        if penalty is None:
+            return tuple(self.tricks_won)
+        return self._count_collected(self.tricks[:penalty.trick])
+
+    def _count_collected(self, tricks: list[Trick]) -> tuple[int, int]:
+        won, pile = [0, 0], 0
+        for t in tricks:
+            pile += 1
+            if t.collected_by is not None:
+                won[t.collected_by] += pile
+                pile = 0
+        return tuple(won)
+
+    def ignored_events(self, penalty: Violation | None) -> list[int]:
+        if penalty is None:
+            return []
+        return list(range(self._trick_ends[penalty.trick - 1] + 1, self.n_events))
+
+    def unproven(self) -> list[dict]:
+        return [c.unproven() for claims in self._pending for c in claims
+                if c.code == "revoke" and not c.corrected]

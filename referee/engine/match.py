@@ -1,0 +1,190 @@
+"""Replaying a whole record: deals in order, scores, streaks, the next dealer (§4, §7, §8)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import caller_of, team_of
+from .deal import Deal
+from .errors import RecordError
+from .options import Options, resolve
+from .record import DealRecord, Record
+from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
+from .violations import Violation
+
+
+class Match:
+    """Running totals of a match, fed one replayed deal at a time."""
+
+    def __init__(self, options: Options):
+        self.options = options
+        self.scoring = make_scoring(options)
+        self.courts = [0, 0]
+        self.points = [0, 0]
+        self.streak = [0, 0]
+        self.winner: int | None = None
+
+    def score(self, deal: Deal, penalty: Violation | None) -> Result:
+        result = self.scoring.score(deal.facts(penalty))
+        result = self._streak(result)
+        for team in (0, 1):
+            self.courts[team] += result.courts[team]
+            self.points[team] += result.points[team]
+        self._check_target(result.winner)
+        return result
+
+    def _streak(self, result: Result) -> Result:
+        """Seven deals in a row score a court or a bonus; any court resets both counts (R-5, R-19)."""
+        if not self.scoring.has_streaks:
+            return result
+        if result.kind in COURT_KINDS:
+            self.streak = [0, 0]
+            return result
+        w = result.winner
+        self.streak[w] += 1
+        self.streak[1 - w] = 0
+        if self.streak[w] >= 7:
+            self.streak = [0, 0]
+            return result.with_bonus(*self.scoring.streak_bonus())
+        return result
+
+    def _check_target(self, team: int) -> None:
+        target = self.options.target
+        totals = self.points if self.options.target_is_points else self.courts
+        if target is not None and self.winner is None and totals[team] >= target:
+            self.winner = team
+
+    def as_dict(self) -> dict:
+        return {"courts": list(self.courts), "points": list(self.points), "streak": list(self.streak),
+                "target": self.options.target, "winner": self.winner, "finished": self.winner is not None}
+
+
+def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordError | None]:
+    """Replay one deal up to its first record error."""
+    try:
+        deal = Deal(options, rec.dealer, rec.hands, rec.trump)
+    except RecordError as exc:
+        return None, exc
+    error = None
+    push = deal.push
+    try:
+        for event in rec.events:
+            push(event)
+    except RecordError as exc:
+        error = exc
+    if error is None or deal.is_complete:
+        deal.finish()
+    return deal, error
+
+
+def adjudicate(record: Record) -> dict[str, Any]:
+    """The verdict on a record (RECORD.md). Raises OptionError for a bad preset or option."""
+    options = resolve(record.preset, record.options)
+    match = Match(options)
+    errors: list[dict] = []
+    deals: list[dict] = []
+    expected: int | None = None
+    last: Deal | None = None
+    for index, rec in enumerate(record.deals):
+        if match.winner is not None:
+            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index}"))
+            deals.append(_stub(rec, "invalid"))
+            expected = last = None
+            continue
+        if last is not None and not last.is_complete and not last.redeal and deals[-1]["status"] == "in_progress":
+            errors.append(_error("unfinished_deal_not_last", index - 1, None,
+                                 f"deal {index - 1} is unfinished, but deal {index} follows it"))
+            deals[-1]["status"] = "invalid"
+        deal, error = replay_deal(options, rec)
+        if error is not None:
+            errors.append(_error(error.code, index, error.event, error.message))
+        if deal is None:
+            deals.append(_stub(rec, "invalid"))
+            expected = last = None
+            continue
+        if expected is not None and rec.dealer != expected:
+            deal.violations.insert(0, Violation(
+                "wrong_dealer", rec.dealer, f"seat {rec.dealer} dealt, but by the rules seat {expected} deals deal {index}"))
+        report, expected = _deal_verdict(match, deal, error)
+        deals.append(report)
+        last = deal
+    verdict = {"valid": not errors, "errors": errors, "deals": deals, "match": match.as_dict(),
+               "next": _next(match, record, deals, last, expected)}
+    return verdict
+
+
+def _error(code: str, deal: int, event: int | None, message: str) -> dict:
+    return {"code": code, "deal": deal, "event": event, "message": message}
+
+
+def _stub(rec: DealRecord, status: str) -> dict:
+    return {"dealer": rec.dealer, "caller": caller_of(rec.dealer), "trump": None, "status": status,
+            "tricks": [], "tricks_won": [0, 0], "pile": 0, "violations": [], "result": None, "next_dealer": None}
+
+
+def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> tuple[dict, int | None]:
+    penalty = deal.penalty()
+    if penalty is not None:
+        penalty.penalty = True
+    status = deal.status(penalty)
+    if error is not None and status in ("in_progress",):
+        status = "invalid"
+    result = None
+    nxt: int | None = None
+    if status == "redeal":
+        nxt = deal.dealer
+    elif status in ("complete", "ended_by_penalty"):
+        result = match.score(deal, penalty)
+        nxt = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
+    shown = deal.tricks if penalty is None else deal.tricks[:penalty.trick]
+    cut = penalty.trick if penalty is not None else None
+    violations = [v for v in deal.violations if cut is None or v.trick is None or v.trick <= cut]
+    report = {
+        "dealer": deal.dealer, "caller": deal.caller, "trump": _trump(deal, status), "status": status,
+        "tricks": [t.as_dict() for t in shown],
+        "tricks_won": list(deal.won_until(penalty)),
+        "pile": shown[-1].pile_after if shown else 0,
+        "violations": [v.as_dict() for v in violations],
+        "result": result.as_dict() if result else None,
+        "next_dealer": nxt,
+    }
+    if deal.hands is None:
+        report["unproven"] = [u for u in deal.unproven() if cut is None or u["trick"] <= cut]
+    if penalty is not None:
+        report["ignored_events"] = deal.ignored_events(penalty)
+    return report, nxt
+
+
+def _trump(deal: Deal, status: str) -> dict:
+    data = deal.trump.as_dict()
+    if deal.trump.is_hidden and status in ("in_progress", "invalid"):
+        data["turned_up_at_end"] = False
+    return data
+
+
+def _next(match: Match, record: Record, deals: list[dict], last: Deal | None, expected: int | None) -> dict | None:
+    if match.winner is not None:
+        return None
+    if deals and deals[-1]["status"] == "in_progress" and last is not None:
+        return _next_in_deal(len(deals) - 1, last)
+    dealer = expected if deals else None
+    return {"deal": len(deals), "dealer": dealer, "caller": caller_of(dealer) if dealer is not None else None,
+            "trick": None, "to_play": None, "legal": None}
+
+
+def _next_in_deal(index: int, deal: Deal) -> dict:
+    legal = deal.legal_plays()
+    data = {
+        "deal": index, "dealer": deal.dealer, "caller": deal.caller, "trick": deal.number,
+        "to_play": deal.to_play, "legal": [str(c) for c in legal] if legal is not None else None,
+        "reveal": deal.can_reveal(), "face_down": deal.can_play_face_down(),
+        "trump_hidden": deal.trump.is_hidden,
+        "pile": deal.collection.pile,
+    }
+    if deal.options.collection == "pile":
+        data["collector"] = deal.collection.collector(deal.number)
+    return data
+
+
+def adjudicate_dict(data: Any) -> dict[str, Any]:
+    """From parsed JSON to the verdict (the engine's whole pipeline, for scripts)."""
+    return adjudicate(Record.from_dict(data))

@@ -1,0 +1,143 @@
+"""Options and presets (RULES.md §10, §11). A preset is data: a set of option values."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from .errors import OptionError
+
+TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
+COLLECTIONS = ("immediate", "pile")
+SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens")
+ILLEGAL_PLAY = ("penalty", "reject")
+BAND_REVEALS = ("auto_must_trump", "auto", "ask")
+
+
+@dataclass(frozen=True)
+class Options:
+    trump: str = "called"
+    collection: str = "immediate"
+    scoring: str = "courts"
+    target: int | None = None
+    play_on: bool = False
+    bavney_courts: int = 52
+    goon_court_courts: int = 1
+    streak_courts: int = 1
+    streak_points: int = 2
+    illegal_play: str = "penalty"
+    weak_hand_redeal: bool = False
+    hidden_caller_face_down: bool = False
+    band_reveal: str = "auto_must_trump"
+    pass_once: bool = False
+    pile_first_pair_collects: bool = True
+    pile_no_collect_after: tuple[int, ...] = ()
+    pile_ace_on_ace: bool = False
+    pile_trump_ace_no_seal: bool = False
+    kot: bool = False
+    defenders_double: bool = False
+
+    @property
+    def end(self) -> str:
+        """How a deal ends: derived from scoring and collection (RULES.md §10 'end')."""
+        if self.scoring in ("deal-courts", "tens"):
+            return "thirteen"
+        return "pile" if self.collection == "pile" else "seven"
+
+    @property
+    def target_is_points(self) -> bool:
+        return self.scoring in ("points", "tens")
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["pile_no_collect_after"] = list(self.pile_no_collect_after)
+        return data
+
+
+_RR = dict(scoring="points", target=10, goon_court_courts=3)
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "court-piece": dict(play_on=True),
+    "double-sir": dict(collection="pile", goon_court_courts=3),
+    "hidden-rung": dict(
+        trump="hidden", hidden_caller_face_down=True, collection="pile",
+        goon_court_courts=3, pile_no_collect_after=(1, 2, 12),
+    ),
+    "be-ranga-double-sar": dict(trump="first_void", collection="pile", goon_court_courts=3),
+    "rr-single-sir": dict(_RR, pass_once=True),
+    "rr-double-sir": dict(_RR, pass_once=True, collection="pile"),
+    "rr-hidden-rung": dict(_RR, trump="hidden"),
+    "rr-be-ranga": dict(_RR, trump="first_void"),
+    "mendikot": dict(trump="first_void", scoring="tens", target=5),
+    "dehla-pakad": dict(trump="first_void", collection="pile", scoring="tens", target=5),
+    "seven-courts": dict(scoring="deal-courts", target=7),
+}
+
+PRESET_DESCRIPTIONS = {
+    "court-piece": "Single Sir, traditional rules (seeds 000, 002)",
+    "double-sir": "Double Sir, traditional: tricks pile up until one player wins two in a row (seed 000)",
+    "hidden-rung": "Hidden Rung, traditional: hidden trump, Double Sir collection (seed 000)",
+    "be-ranga-double-sar": "Be-ranga Double Sar: trump set by the first void, pile collection (seed 000)",
+    "rr-single-sir": "Single Sir as Rung Royal plays it: points to 10, the caller may pass once (seed 001)",
+    "rr-double-sir": "Double Sir as Rung Royal plays it (seed 001)",
+    "rr-hidden-rung": "Hidden Rung as Rung Royal plays it: Single Sir with a hidden trump (seed 001)",
+    "rr-be-ranga": "Be-Ranga as Rung Royal plays it: trump by first void, Single Sir (seed 001)",
+    "mendikot": "Mendikot: capture the tens; trump by first void (seeds 001, 003)",
+    "dehla-pakad": "Dehla Pakad: Mendikot with pile collection (seed 003)",
+    "seven-courts": "A court for each deal won, first to 7 courts (seed 004)",
+}
+
+_CHOICES = {
+    "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
+    "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS,
+}
+_FIELD_TYPES = {f.name: f.type for f in fields(Options)}
+
+
+def _check_value(name: str, value: Any) -> Any:
+    kind = _FIELD_TYPES[name]
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise OptionError(f"option {name!r} must be one of {', '.join(_CHOICES[name])}; got {value!r}", name)
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise OptionError(f"option {name!r} must be true or false; got {value!r}", name)
+        return value
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise OptionError(f"option {name!r} must be a whole number >= 0; got {value!r}", name)
+        return value
+    if name == "target":
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise OptionError(f"option 'target' must be a whole number >= 1 or null; got {value!r}", name)
+        return value
+    # pile_no_collect_after
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 13 for v in value
+    ):
+        raise OptionError(f"option {name!r} must be a list of trick numbers 1..13; got {value!r}", name)
+    return tuple(sorted(set(value)))
+
+
+def preset_options(preset: str) -> Options:
+    if preset not in PRESETS:
+        raise OptionError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}", None)
+    return Options(**PRESETS[preset])
+
+
+def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Options:
+    """The options in force: the preset's, then the record's overrides (house rules)."""
+    options = preset_options(preset)
+    overrides = overrides or {}
+    checked = {}
+    for name, value in overrides.items():
+        if name not in _FIELD_TYPES:
+            raise OptionError(f"unknown option {name!r}", name)
+        checked[name] = _check_value(name, value)
+    options = replace(options, **checked)
+    # An rr-* preset scored in courts plays to 3 courts unless the record sets a target.
+    if preset.startswith("rr-") and options.scoring in ("courts", "rr-courts") and "target" not in checked:
+        options = replace(options, target=3)
+    return options

@@ -1,0 +1,151 @@
+"""The play record (RECORD.md) as plain values, read from already-parsed JSON."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import Card, parse_suit
+from .errors import InvalidCardError, RecordFormatError
+
+PLAY, REVEAL, TAKE_BACK = "play", "reveal", "take_back"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seat: int
+    kind: str  # PLAY, REVEAL or TAKE_BACK
+    card: Card | None = None
+    face_down: bool = False
+
+    def describe(self) -> str:
+        if self.kind == PLAY:
+            return f"seat {self.seat} plays {self.card}{' face down' if self.face_down else ''}"
+        if self.kind == REVEAL:
+            return f"seat {self.seat} reveals the trump"
+        return f"seat {self.seat} takes back their card"
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSpec:
+    suit: str | None = None
+    by: int | None = None
+    hidden: Card | None = None
+    blind: Card | None = None
+    redeal: bool = False
+
+    @property
+    def is_empty(self) -> bool:
+        return self == _NO_TRUMP
+
+
+_NO_TRUMP = TrumpSpec()
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    dealer: int
+    events: tuple[Event, ...] = ()
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    trump: TrumpSpec = _NO_TRUMP
+
+
+@dataclass(frozen=True)
+class Record:
+    preset: str
+    options: dict[str, Any] = field(default_factory=dict)
+    deals: tuple[DealRecord, ...] = ()
+    players: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Record":
+        """Build a record from JSON data; raise RecordFormatError with a JSON pointer."""
+        _require(isinstance(data, dict), "", "a record must be a JSON object")
+        _require(isinstance(data.get("preset"), str), "/preset", "required: a preset name")
+        options = data.get("options") or {}
+        _require(isinstance(options, dict), "/options", "must be an object")
+        deals = data.get("deals")
+        _require(isinstance(deals, list), "/deals", "required: a list of deals")
+        players = data.get("players")
+        return cls(
+            preset=data["preset"],
+            options=dict(options),
+            deals=tuple(_deal(d, f"/deals/{i}") for i, d in enumerate(deals)),
+            players=tuple(players) if players is not None else None,
+        )
+
+
+def _require(condition: bool, pointer: str, message: str) -> None:
+    if not condition:
+        raise RecordFormatError(message, pointer)
+
+
+def _seat(value: Any, pointer: str) -> int:
+    _require(type(value) is int and 0 <= value <= 3, pointer, "must be a seat 0..3")
+    return value
+
+
+def _card(text: Any, pointer: str) -> Card:
+    try:
+        return Card.parse(text)
+    except InvalidCardError as exc:
+        raise RecordFormatError(str(exc), pointer) from None
+
+
+_EVENT_KINDS = (PLAY, REVEAL, TAKE_BACK)
+
+
+def _event(data: Any, pointer: str) -> Event:
+    _require(isinstance(data, dict), pointer, "an event must be an object")
+    seat = _seat(data.get("seat"), pointer + "/seat")
+    kinds = [k for k in _EVENT_KINDS if k in data]
+    _require(len(kinds) == 1, pointer, "an event has exactly one of play, reveal, take_back")
+    kind = kinds[0]
+    if kind == PLAY:
+        face_down = data.get("face_down", False)
+        _require(isinstance(face_down, bool), pointer + "/face_down", "must be true or false")
+        return Event(seat, PLAY, _card(data[PLAY], pointer + "/play"), face_down)
+    _require(data[kind] is True, f"{pointer}/{kind}", "must be true")
+    return Event(seat, kind)
+
+
+def _trump(data: Any, pointer: str) -> TrumpSpec:
+    if data is None:
+        return _NO_TRUMP
+    _require(isinstance(data, dict), pointer, "must be an object or null")
+    if data.get("redeal") is True:
+        return TrumpSpec(redeal=True)
+    suit = data.get("suit")
+    by = data.get("by")
+    return TrumpSpec(
+        suit=_parse_suit(suit, pointer + "/suit") if suit is not None else None,
+        by=_seat(by, pointer + "/by") if by is not None else None,
+        hidden=_card(data["hidden"], pointer + "/hidden") if data.get("hidden") is not None else None,
+        blind=_card(data["blind"], pointer + "/blind") if data.get("blind") is not None else None,
+    )
+
+
+def _parse_suit(text: Any, pointer: str) -> str:
+    try:
+        return parse_suit(text)
+    except InvalidCardError as exc:
+        raise RecordFormatError(str(exc), pointer) from None
+
+
+def _deal(data: Any, pointer: str) -> DealRecord:
+    _require(isinstance(data, dict), pointer, "a deal must be an object")
+    events = data.get("events") or []
+    _require(isinstance(events, list), pointer + "/events", "must be a list")
+    hands = data.get("hands")
+    if hands is not None:
+        _require(isinstance(hands, list) and all(isinstance(h, list) for h in hands),
+                 pointer + "/hands", "must be a list of four lists of cards")
+        hands = tuple(
+            tuple(_card(c, f"{pointer}/hands/{s}/{j}") for j, c in enumerate(h))
+            for s, h in enumerate(hands)
+        )
+    return DealRecord(
+        dealer=_seat(data.get("dealer"), pointer + "/dealer"),
+        events=tuple(_event(e, f"{pointer}/events/{j}") for j, e in enumerate(events)),
+        hands=hands,
+        trump=_trump(data.get("trump"), pointer + "/trump"),
+    )

@@ -1,0 +1,170 @@
+"""Results of a deal, the scoring systems (RULES.md §4, §7, §9) and the next dealer (§8)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .options import Options
+
+COURT_KINDS = frozenset({"court", "goon_court", "bavney", "penalty_court"})
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What happened in a finished deal, before any scoring system looks at it."""
+
+    callers: int
+    tricks: tuple[int, int]
+    first_seven: int | None = None  # team that won the first 7 tricks straight
+    sweep: int | None = None        # team that took all 13
+    penalty: int | None = None      # offended team of an R-1 penalty
+    tens: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    winner: int
+    kind: str
+    courts: tuple[int, int]
+    points: tuple[int, int]
+    streak_court: bool = False
+    tens: tuple[int, int] | None = None
+
+    def as_dict(self) -> dict:
+        data = {
+            "winner": self.winner, "kind": self.kind, "courts": list(self.courts),
+            "points": list(self.points), "streak_court": self.streak_court,
+        }
+        if self.tens is not None:
+            data["tens"] = list(self.tens)
+        return data
+
+    def with_bonus(self, courts: int, points: int) -> "Result":
+        c, p = list(self.courts), list(self.points)
+        c[self.winner] += courts
+        p[self.winner] += points
+        return Result(self.winner, self.kind, tuple(c), tuple(p), True, self.tens)
+
+
+def _award(team: int, value: int) -> tuple[int, int]:
+    return (value, 0) if team == 0 else (0, value)
+
+
+def _trick_winner(facts: Facts) -> int:
+    return 0 if facts.tricks[0] > facts.tricks[1] else 1
+
+
+class CourtsScoring:
+    """`courts` and `rr-courts`: only courts count; seven in a row is a court."""
+
+    court_kinds = COURT_KINDS | {"kot", "sweep"}
+    has_streaks = True
+
+    def __init__(self, options: Options):
+        self.o = options
+
+    def kind(self, facts: Facts) -> tuple[int, str]:
+        if facts.penalty is not None:
+            return facts.penalty, "penalty_court"
+        winner = _trick_winner(facts)
+        if facts.sweep == winner and self.o.play_on and self.o.end == "seven":
+            return winner, "bavney"
+        if facts.first_seven == winner and self.o.end != "pile" or facts.sweep == winner and self.o.end == "pile":
+            return winner, "court" if winner == facts.callers else "goon_court"
+        return winner, "win"
+
+    def court_value(self, kind: str) -> int:
+        return {"court": 1, "penalty_court": 1, "goon_court": self.o.goon_court_courts,
+                "bavney": self.o.bavney_courts}.get(kind, 0)
+
+    def score(self, facts: Facts) -> Result:
+        winner, kind = self.kind(facts)
+        return Result(winner, kind, _award(winner, self.court_value(kind)), (0, 0))
+
+    def streak_bonus(self) -> tuple[int, int]:
+        return self.o.streak_courts, 0
+
+
+class PointsScoring(CourtsScoring):
+    """`points`: callers 1 / defenders 2 for a win, 3 / 4 for a court; seven in a row +2."""
+
+    def score(self, facts: Facts) -> Result:
+        winner, kind = self.kind(facts)
+        callers = winner == facts.callers
+        if kind == "win":
+            points = 1 if callers else 2
+        else:  # every court kind, bavney and the penalty court (R-1)
+            points = 3 if callers else 4
+        return Result(winner, kind, _award(winner, self.court_value(kind)), _award(winner, points))
+
+    def streak_bonus(self) -> tuple[int, int]:
+        return 0, self.o.streak_points
+
+
+class DealCourtsScoring:
+    """`deal-courts` (seed 004): a court for every deal won; sweep 2; kot 2 (R-17)."""
+
+    court_kinds = frozenset({"court", "kot", "sweep", "penalty_court"})
+    has_streaks = False
+
+    def __init__(self, options: Options):
+        self.o = options
+
+    def score(self, facts: Facts) -> Result:
+        if facts.penalty is not None:
+            return Result(facts.penalty, "penalty_court", _award(facts.penalty, 1), (0, 0))
+        winner = _trick_winner(facts)
+        callers = winner == facts.callers
+        if facts.sweep == winner:
+            kind, value = "sweep", 2
+        elif facts.first_seven == winner and callers:
+            kind, value = ("kot", 2) if self.o.kot else ("court", 1)
+        elif facts.first_seven == winner:
+            kind, value = "goon_court", 2 if self.o.defenders_double else 1
+        else:
+            kind, value = "win", 1 if callers or not self.o.defenders_double else 2
+        return Result(winner, kind, _award(winner, value), (0, 0))
+
+
+class TensScoring:
+    """`tens` (Mendikot, §9): 3 tens mendi 1, 4 tens mendikot 2, all 13 tricks whitewash 3."""
+
+    court_kinds = frozenset({"whitewash", "penalty_court"})
+    has_streaks = False
+
+    def __init__(self, options: Options):
+        self.o = options
+
+    def score(self, facts: Facts) -> Result:
+        tens = facts.tens
+        if facts.penalty is not None:  # R-18: a penalty counts as a whitewash
+            return Result(facts.penalty, "penalty_court", (0, 0), _award(facts.penalty, 3), tens=tens)
+        if tens[0] != tens[1]:
+            winner = 0 if tens[0] > tens[1] else 1
+        else:
+            winner = _trick_winner(facts)
+        if facts.sweep == winner:
+            kind, points = "whitewash", 3
+        elif tens[winner] == 4:
+            kind, points = "mendikot", 2
+        elif tens[winner] == 3:
+            kind, points = "mendi", 1
+        else:
+            kind, points = "win", 0
+        return Result(winner, kind, (0, 0), _award(winner, points), tens=tens)
+
+
+def make_scoring(options: Options):
+    return {
+        "courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
+        "deal-courts": DealCourtsScoring, "tens": TensScoring,
+    }[options.scoring](options)
+
+
+def next_dealer(dealer: int, callers: int, result: Result, court_kinds) -> int:
+    """§8: defenders win -> the dealer's right; callers win -> same dealer, or the
+    dealer's partner after a court (Mendikot: after a whitewash)."""
+    if result.winner != callers:
+        return (dealer + 1) % 4
+    if result.kind in court_kinds:
+        return (dealer + 2) % 4
+    return dealer

@@ -1,0 +1,63 @@
+"""Random legal play, for tests, benchmarks and examples (uses the replay's own `legal_plays`)."""
+from __future__ import annotations
+
+import random
+
+from .cards import DECK, caller_of
+from .deal import Deal
+from .options import Options
+from .record import PLAY, REVEAL, DealRecord, Event, Record, TrumpSpec
+
+
+def deal_hands(rng: random.Random) -> tuple[tuple, ...]:
+    cards = list(DECK)
+    rng.shuffle(cards)
+    return tuple(tuple(cards[s * 13:(s + 1) * 13]) for s in range(4))
+
+
+def choose_trump(options: Options, dealer: int, hands, rng: random.Random) -> TrumpSpec:
+    caller = caller_of(dealer)
+    mode = options.trump
+    if mode == "first_void":
+        return TrumpSpec()
+    if mode in ("hidden", "band"):
+        return TrumpSpec(hidden=rng.choice(hands[caller][:5]))
+    if mode in ("blind", "random"):
+        return TrumpSpec(blind=rng.choice(hands[caller][5:]))
+    return TrumpSpec(suit=rng.choice(hands[caller][:5]).suit)
+
+
+def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: float = 0.3,
+                stop_after: int | None = None) -> DealRecord:
+    """A deal of random legal play until the deal is over (or `stop_after` events)."""
+    hands = deal_hands(rng)
+    trump = choose_trump(options, dealer, hands, rng)
+    deal = Deal(options, dealer, hands, trump)
+    events: list[Event] = []
+    while not deal.is_over and (stop_after is None or len(events) < stop_after):
+        if deal.filled == 4:
+            deal.finish_trick()
+            continue
+        seat = deal.to_play
+        if deal.can_reveal() and rng.random() < reveal_rate:
+            event = Event(seat, REVEAL)
+        else:
+            event = Event(seat, PLAY, rng.choice(deal.legal_plays()))
+        deal.push(event)
+        events.append(event)
+    return DealRecord(dealer=dealer, events=tuple(events), hands=hands, trump=trump)
+
+
+def random_record(preset: str, options: Options, deals: int, rng: random.Random) -> Record:
+    """Several complete deals, each dealt by the previous one's rightful next dealer."""
+    from .match import adjudicate
+
+    record = Record(preset=preset, deals=())
+    dealer = rng.randrange(4)
+    for _ in range(deals):
+        record = Record(preset=preset, deals=record.deals + (random_deal(options, dealer, rng),))
+        verdict = adjudicate(record)
+        if verdict["next"] is None:
+            break
+        dealer = verdict["next"]["dealer"]
+    return record

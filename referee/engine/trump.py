@@ -1,0 +1,76 @@
+"""Trump modes (RULES.md §5): when a suit counts as trump, and who may reveal it."""
+from __future__ import annotations
+
+from .cards import Card
+
+
+class Trump:
+    """The trump of one deal.
+
+    `suit` is the trump suit once the table knows it (None while hidden or unset);
+    `card` the hidden or turned-up card, if any. Modes differ only in when `suit`
+    becomes known: at once (called, blind, random), at a reveal (hidden, band), or
+    at the first card played by a player who cannot follow (first_void).
+    """
+
+    __slots__ = ("mode", "suit", "card", "by", "band_reveal", "revealed", "set_by", "_secret")
+
+    def __init__(self, mode: str, suit: str | None = None, card: Card | None = None,
+                 by: int | None = None, band_reveal: str = "ask"):
+        self.mode = mode
+        self.card = card
+        self.by = by
+        self.band_reveal = band_reveal if mode == "band" else "ask"
+        self.revealed: dict | None = None  # {"trick", "event", "seat", "implied"?}
+        self.set_by: dict | None = None     # first_void: who set it
+        self._secret = suit
+        self.suit = None if self.is_concealed_mode or mode == "first_void" else suit
+
+    @property
+    def is_concealed_mode(self) -> bool:
+        return self.mode in ("hidden", "band")
+
+    @property
+    def is_hidden(self) -> bool:
+        """The face-down card is still face down."""
+        return self.is_concealed_mode and self.revealed is None
+
+    @property
+    def reveals_on_void(self) -> bool:
+        """band auto variants: the first show-out turns the card up (R-14)."""
+        return self.mode == "band" and self.band_reveal != "ask"
+
+    @property
+    def must_trump_on_void(self) -> bool:
+        return self.mode == "band" and self.band_reveal == "auto_must_trump"
+
+    def reveal(self, trick: int, event: int, seat: int, how: str) -> None:
+        self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how}
+        self.suit = self._secret
+
+    def set_first_void(self, suit: str, trick: int, event: int, seat: int) -> None:
+        self.suit = suit
+        self.set_by = {"trick": trick, "event": event, "seat": seat}
+
+    def unset_first_void(self) -> None:
+        self.suit = None
+        self.set_by = None
+
+    def is_hidden_card(self, card: Card) -> bool:
+        return self.is_hidden and card is self.card
+
+    def as_dict(self) -> dict:
+        data: dict = {"mode": self.mode, "suit": self.suit}
+        if self.mode in ("hidden", "band"):
+            data["card"] = str(self.card)
+            data["revealed"] = self.revealed
+            if self.revealed is None:
+                data["suit"] = self._secret
+                data["turned_up_at_end"] = True
+        elif self.card is not None:
+            data["card"] = str(self.card)
+        if self.by is not None:
+            data["by"] = self.by
+        if self.mode == "first_void":
+            data["set"] = self.set_by
+        return data
