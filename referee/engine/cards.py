@@ -85,8 +85,8 @@ _PARSE = {text: card for card in DECK for text in _spellings(card)}
 
 
 def parse_suit(text: str) -> str:
-    suit = _SYMBOLS.get(text, text.upper() if isinstance(text, str) else "")
-    if suit not in SUITS or len(suit) != 1:
+    suit = _SYMBOLS.get(text, text.upper()) if isinstance(text, str) else ""
+    if len(suit) != 1 or suit not in SUITS:
         raise InvalidCardError(f"not a suit: {text!r} (expected one of S H D C)")
     return suit
 

@@ -93,6 +93,17 @@ _CHOICES = {
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
 
+def whole(value: Any) -> int | None:
+    """JSON's idea of an integer: 3 or 3.0, never true/false."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def _check_value(name: str, value: Any) -> Any:
     kind = _FIELD_TYPES[name]
     if name in _CHOICES:
@@ -104,21 +115,20 @@ def _check_value(name: str, value: Any) -> Any:
             raise OptionError(f"option {name!r} must be true or false; got {value!r}", name)
         return value
     if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if whole(value) is None or whole(value) < 0:
             raise OptionError(f"option {name!r} must be a whole number >= 0; got {value!r}", name)
-        return value
+        return whole(value)
     if name == "target":
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if whole(value) is None or whole(value) < 1:
             raise OptionError(f"option 'target' must be a whole number >= 1 or null; got {value!r}", name)
-        return value
+        return whole(value)
     # pile_no_collect_after
-    if not isinstance(value, (list, tuple)) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 13 for v in value
-    ):
+    numbers = [whole(v) for v in value] if isinstance(value, (list, tuple)) else [None]
+    if not all(n is not None and 1 <= n <= 13 for n in numbers):
         raise OptionError(f"option {name!r} must be a list of trick numbers 1..13; got {value!r}", name)
-    return tuple(sorted(set(value)))
+    return tuple(sorted(set(numbers)))
 
 
 def preset_options(preset: str) -> Options:

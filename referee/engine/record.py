@@ -80,6 +80,8 @@ def _require(condition: bool, pointer: str, message: str) -> None:
 
 
 def _seat(value: Any, pointer: str) -> int:
+    if type(value) is float and value.is_integer():
+        value = int(value)
     _require(type(value) is int and 0 <= value <= 3, pointer, "must be a seat 0..3")
     return value
 

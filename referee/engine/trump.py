@@ -61,7 +61,9 @@ class Trump:
 
     def as_dict(self) -> dict:
         data: dict = {"mode": self.mode, "suit": self.suit}
-        if self.mode in ("hidden", "band"):
+        if self.mode in ("hidden", "band") and self.card is None:
+            data["redeal"] = True
+        elif self.mode in ("hidden", "band"):
             data["card"] = str(self.card)
             data["revealed"] = self.revealed
             if self.revealed is None:
@@ -69,6 +71,8 @@ class Trump:
                 data["turned_up_at_end"] = True
         elif self.card is not None:
             data["card"] = str(self.card)
+        elif self.mode != "first_void" and self.suit is None:
+            data["redeal"] = True
         if self.by is not None:
             data["by"] = self.by
         if self.mode == "first_void":

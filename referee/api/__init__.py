@@ -1,0 +1,10 @@
+"""The HTTP layer: parses, calls the engine, serialises."""
+from flask import Flask
+
+from . import meta, problems, verdicts
+
+
+def register(app: Flask) -> None:
+    problems.register(app)
+    app.register_blueprint(meta.bp)
+    app.register_blueprint(verdicts.bp)

@@ -1,0 +1,39 @@
+"""RFC 9457 problem details: every error the API returns."""
+from __future__ import annotations
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+PROBLEM = "application/problem+json"
+
+
+def problem(status: int, title: str, detail: str, type_: str = "about:blank", **extra) -> Response:
+    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+class Problem(Exception):
+    """Raised by a view to answer with a problem document."""
+
+    def __init__(self, status: int, title: str, detail: str, **extra):
+        super().__init__(detail)
+        self.status, self.title, self.detail, self.extra = status, title, detail, extra
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(Problem)
+    def _problem(exc: Problem):
+        return problem(exc.status, exc.title, exc.detail, **exc.extra)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException):
+        response = problem(exc.code or 500, exc.name, exc.description or exc.name)
+        if exc.code == 405 and exc.valid_methods:
+            response.headers["Allow"] = ", ".join(exc.valid_methods)
+        return response
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):  # never leak internals
+        app.logger.exception("unhandled error")
+        err = InternalServerError()
+        return problem(500, err.name, "the referee failed on this request; it has been logged")

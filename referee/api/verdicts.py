@@ -1,0 +1,69 @@
+"""POST /v1/verdicts and GET /v1/presets."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, request
+from marshmallow import ValidationError
+
+from referee.engine import PRESET_DESCRIPTIONS, PRESETS, Options, Record, adjudicate, preset_options
+from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
+
+from .problems import Problem
+from .schemas import RecordSchema, pointers
+
+bp = Blueprint("verdicts", __name__)
+_record_schema = RecordSchema()
+
+
+def read_json() -> Any:
+    """The request body as JSON, or a 400/415 problem."""
+    mimetype = request.mimetype or ""
+    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
+    raw = request.get_data(cache=True)
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        raise Problem(400, "Malformed JSON", "the body is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def load_record(data: Any) -> Record:
+    """Validate the shape (422 with pointers), then build the engine's record."""
+    if not isinstance(data, dict):
+        raise Problem(422, "Invalid record", "a record is a JSON object",
+                      errors=[{"pointer": "/", "detail": "must be an object"}])
+    try:
+        clean = _record_schema.load(data)
+    except ValidationError as exc:
+        errs = pointers(exc.messages)
+        raise Problem(422, "Invalid record", f"{len(errs)} problem(s) in the record; see errors", errors=errs) from None
+    return Record.from_dict(clean)
+
+
+@bp.post("/v1/verdicts", endpoint="createVerdict")
+def create_verdict():
+    record = load_record(read_json())
+    return jsonify(adjudicate(record))
+
+
+_VALUES = {
+    "trump": list(TRUMP_MODES), "collection": list(COLLECTIONS), "scoring": list(SCORINGS),
+    "illegal_play": list(ILLEGAL_PLAY), "band_reveal": list(BAND_REVEALS),
+}
+
+
+@bp.get("/v1/presets", endpoint="listPresets")
+def list_presets():
+    base = Options().as_dict()
+    presets = [
+        {"name": name, "description": PRESET_DESCRIPTIONS[name],
+         "options": preset_options(name).as_dict(), "end": preset_options(name).end}
+        for name in PRESETS
+    ]
+    options = {name: {"default": value, **({"values": _VALUES[name]} if name in _VALUES else {})}
+               for name, value in base.items()}
+    return jsonify({"presets": presets, "options": options})

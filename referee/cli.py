@@ -1,0 +1,139 @@
+"""Command line: `referee check FILE...` adjudicates record files offline."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from marshmallow import ValidationError
+
+from referee.api.schemas import RecordSchema, pointers
+from referee.engine import Record, adjudicate
+
+OK, VIOLATIONS, INVALID = 0, 1, 2
+
+
+def _team(pair: list[int]) -> str:
+    return f"{pair[0]}-{pair[1]}"
+
+
+def _trump_text(trump: dict | None) -> str:
+    if not trump:
+        return "none"
+    suit = trump.get("suit") or "not yet set"
+    text = f"{suit} ({trump['mode']}"
+    if trump.get("card"):
+        text += f", card {trump['card']}"
+    if trump["mode"] in ("hidden", "band"):
+        rev = trump.get("revealed")
+        text += f", shown in trick {rev['trick']} by seat {rev['seat']}" if rev else ", never shown"
+    if trump["mode"] == "first_void" and trump.get("set"):
+        text += f", set in trick {trump['set']['trick']} by seat {trump['set']['seat']}"
+    return text + ")"
+
+
+def _trick_line(t: dict) -> str:
+    cards = " ".join(
+        f"{c['seat']}:{c['card']}{'*' if c.get('trump') else ''}{'(down)' if c.get('face_down') else ''}"
+        for c in t["cards"])
+    line = f"  trick {t['number']:2}: {cards:<34} -> seat {t['winner']} wins with {t['winning_card']}"
+    if t.get("reveal"):
+        line += f" [trump shown by seat {t['reveal']['seat']}]"
+    if t["collected_by"] is not None and t["pile_after"] == 0:
+        line += f"; team {t['collected_by']} takes it"
+    if t["collected_by"] is None:
+        line += f"; pile now {t['pile_after']}"
+    return line
+
+
+def summary(name: str, verdict: dict[str, Any]) -> str:
+    out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s)"]
+    for e in verdict["errors"]:
+        at = f" event {e['event']}" if e["event"] is not None else ""
+        out.append(f"  error {e['code']} in deal {e['deal']}{at}: {e['message']}")
+    for i, d in enumerate(verdict["deals"]):
+        out.append(f"Deal {i}: dealer {d['dealer']}, caller {d['caller']}, trump {_trump_text(d['trump'])}: {d['status']}")
+        out.extend(_trick_line(t) for t in d["tricks"])
+        if d.get("pile"):
+            out.append(f"  left in the pile: {d['pile']}")
+        out.append(f"  tricks taken: team 0 {d['tricks_won'][0]}, team 1 {d['tricks_won'][1]}")
+        for v in d["violations"]:
+            where = f"trick {v['trick']}, event {v['event']}: " if v["trick"] is not None else ""
+            flag = " (decides the deal)" if v["penalty"] else " (corrected)" if v["corrected"] else ""
+            out.append(f"  violation {v['code']}{flag}: {where}{v['message']}")
+        for u in d.get("unproven", []):
+            out.append(f"  unproven: {u['message']}")
+        r = d["result"]
+        if r:
+            extra = " (seventh deal in a row)" if r["streak_court"] else ""
+            out.append(f"  result: team {r['winner']} {r['kind']}{extra}; courts {_team(r['courts'])}, points {_team(r['points'])}")
+        if d["next_dealer"] is not None:
+            out.append(f"  next dealer: seat {d['next_dealer']}")
+    m = verdict["match"]
+    out.append(f"Match: courts {_team(m['courts'])}, points {_team(m['points'])}, deals in a row {_team(m['streak'])}"
+               + (f", target {m['target']}" if m["target"] else "")
+               + (f"; won by team {m['winner']}" if m["winner"] is not None else ""))
+    n = verdict["next"]
+    if n and n["to_play"] is not None:
+        legal = f", legal: {' '.join(n['legal'])}" if n.get("legal") else ""
+        out.append(f"Next: deal {n['deal']} trick {n['trick']}, seat {n['to_play']} to play{legal}")
+    elif n and n["dealer"] is not None:
+        out.append(f"Next: deal {n['deal']}, seat {n['dealer']} deals, seat {n['caller']} calls")
+    return "\n".join(out)
+
+
+def load(path: str) -> tuple[dict | None, str | None]:
+    """Read and adjudicate one file; (verdict, None) or (None, why not)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror}"
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return None, f"not JSON: {exc}"
+    try:
+        clean = RecordSchema().load(data) if isinstance(data, dict) else None
+    except ValidationError as exc:
+        return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in pointers(exc.messages))
+    if clean is None:
+        return None, "a record is a JSON object"
+    return adjudicate(Record.from_dict(clean)), None
+
+
+def exit_status(verdict: dict) -> int:
+    if not verdict["valid"]:
+        return INVALID
+    return VIOLATIONS if any(d["violations"] for d in verdict["deals"]) else OK
+
+
+def check(args: argparse.Namespace) -> int:
+    status = OK
+    for path in args.files:
+        verdict, problem = load(path)
+        if verdict is None:
+            print(f"{path}: {problem}", file=sys.stderr)
+            status = INVALID
+            continue
+        print(json.dumps(verdict, indent=2) if args.json else summary(path, verdict))
+        status = max(status, exit_status(verdict))
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("check", help="adjudicate record files: 0 clean, 1 violations, 2 invalid")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="print the full verdict as JSON")
+    p.set_defaults(run=check)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""Impossible records: valid false, the error code, the exact deal and event."""
+import pytest
+
+from referee.engine import OptionError, Record, RecordFormatError, adjudicate, adjudicate_dict
+from tests.helpers import deal, ev, round_robin_hands, verdict, won_by
+
+HANDS = round_robin_hands()
+
+
+def errors(v):
+    return [(e["code"], e["deal"], e["event"]) for e in v["errors"]]
+
+
+def test_bad_hands_not_four_times_thirteen_distinct_cards():
+    hands = [h[:] for h in HANDS]
+    hands[0][0] = hands[1][0]
+    v = verdict("court-piece", [deal(0, [], {"suit": "S"}, hands)])
+    assert errors(v) == [("bad_hands", 0, None)] and "3S" in v["errors"][0]["message"]
+    v = verdict("court-piece", [deal(0, [], {"suit": "S"}, HANDS[:3])])
+    assert errors(v) == [("bad_hands", 0, None)]
+
+
+def test_card_not_in_hand_names_the_owner():
+    v = verdict("court-piece", [deal(0, ev("1:AS"), {"suit": "S"}, HANDS)])
+    assert errors(v) == [("card_not_in_hand", 0, 0)]
+    assert "dealt to seat 0" in v["errors"][0]["message"]
+
+
+def test_card_played_twice():
+    v = verdict("court-piece", [deal(0, ev("1:AH 2:3H 3:4H 0:5H 1:AH"), {"suit": "S"})])
+    assert errors(v) == [("card_played_twice", 0, 4)]
+
+
+def test_what_precedes_an_error_is_still_reported():
+    v = verdict("court-piece", [deal(0, ev("1:AH 2:3H 3:4H 0:5H 1:KH 3:2H"), {"suit": "S"})])
+    assert errors(v) == [("out_of_turn", 0, 5)]
+    assert len(v["deals"][0]["tricks"]) == 1 and v["deals"][0]["status"] == "invalid"
+
+
+@pytest.mark.parametrize("trump, why", [
+    (None, "missing"),
+    ({"hidden": "AS"}, "hidden"),
+    ({"blind": "2S"}, "cards 6-13"),  # 2S is seat 0's (not the caller's)
+    ({"blind": "3S"}, "cards 6-13"),  # 3S is the caller's first card
+])
+def test_bad_trump(trump, why):
+    v = verdict("court-piece", [deal(0, [], trump, HANDS)])
+    assert errors(v) == [("bad_trump", 0, None)]
+    assert why in v["errors"][0]["message"]
+
+
+def test_blind_card_among_the_callers_later_cards_sets_trump():
+    v = verdict("court-piece", [deal(0, ev("1:AH"), {"blind": "KD"}, HANDS)])
+    assert v["valid"]
+    assert v["deals"][0]["trump"] == {"mode": "blind", "suit": "D", "card": "KD"}
+
+
+def test_blind_mode_needs_the_turned_up_card():
+    v = verdict("court-piece", [deal(0, [], {"suit": "S"})], trump="blind")
+    assert errors(v) == [("bad_trump", 0, None)]
+
+
+def test_unfinished_deal_followed_by_another():
+    v = verdict("court-piece", [won_by(0, [1] * 3), won_by(0, [1] * 7)])
+    assert errors(v) == [("unfinished_deal_not_last", 0, None)]
+    assert v["deals"][1]["result"]["kind"] == "court"
+
+
+def test_later_deals_are_still_checked_after_an_invalid_one():
+    v = verdict("court-piece", [deal(0, ev("0:AH"), {"suit": "S"}), won_by(0, [1] * 7)])
+    assert errors(v) == [("out_of_turn", 0, 0)]
+    assert v["deals"][1]["result"]["kind"] == "court" and v["deals"][1]["violations"] == []
+
+
+def test_partner_calling_without_pass_once_is_wrong_caller():
+    v = verdict("court-piece", [deal(0, [], {"suit": "S", "by": 3})])
+    assert v["valid"] and v["deals"][0]["violations"][0]["code"] == "wrong_caller"
+    v = verdict("rr-single-sir", [deal(0, [], {"suit": "S", "by": 3})])
+    assert v["deals"][0]["violations"] == [] and v["deals"][0]["trump"]["by"] == 3
+
+
+def test_a_defender_calling_is_wrong_caller():
+    v = verdict("rr-single-sir", [deal(0, [], {"suit": "S", "by": 2})])
+    assert v["deals"][0]["violations"][0]["code"] == "wrong_caller"
+
+
+def test_weak_hand_redeal_is_checked_against_the_five():
+    weak = [h[:] for h in HANDS]  # caller seat 1: first five 3S 7S JS 2H 6H hold a Jack
+    v = verdict("court-piece", [deal(0, [], {"redeal": True}, weak)], weak_hand_redeal=True)
+    d = v["deals"][0]
+    assert d["status"] == "redeal" and d["next_dealer"] == 0
+    assert d["violations"][0]["code"] == "bad_redeal" and "JS" in d["violations"][0]["message"]
+    weak[1][2], weak[1][5] = weak[1][5], weak[1][2]  # now 3S 7S TH 2H 6H: all below a Jack
+    v = verdict("court-piece", [deal(0, [], {"redeal": True}, weak)], weak_hand_redeal=True)
+    assert v["deals"][0]["violations"] == [], v["deals"][0]["violations"]
+    assert v["next"]["dealer"] == 0
+
+
+def test_redeal_without_the_option_is_bad_redeal():
+    v = verdict("court-piece", [deal(0, [], {"redeal": True})])
+    assert v["deals"][0]["violations"][0]["code"] == "bad_redeal"
+    assert v["deals"][0]["result"] is None
+
+
+def test_a_redeal_has_no_play():
+    v = verdict("court-piece", [deal(0, ev("1:AS"), {"redeal": True})], weak_hand_redeal=True)
+    assert errors(v) == [("play_after_end", 0, 0)]
+
+
+def test_unknown_preset_and_options_raise_option_errors():
+    with pytest.raises(OptionError):
+        adjudicate(Record(preset="whist"))
+    with pytest.raises(OptionError) as info:
+        adjudicate(Record(preset="court-piece", options={"trumps": "called"}))
+    assert info.value.option == "trumps"
+    with pytest.raises(OptionError):
+        adjudicate(Record(preset="court-piece", options={"target": 0}))
+
+
+def test_malformed_record_raises_format_error_with_pointer():
+    with pytest.raises(RecordFormatError) as info:
+        adjudicate_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": [{"seat": 5, "play": "AS"}]}]})
+    assert info.value.pointer == "/deals/0/events/0/seat"
