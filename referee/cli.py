@@ -40,9 +40,11 @@ def _trick_line(t: dict) -> str:
     line = f"  trick {t['number']:2}: {cards:<34} -> seat {t['winner']} wins with {t['winning_card']}"
     if t.get("reveal"):
         line += f" [trump shown by seat {t['reveal']['seat']}]"
-    if t["collected_by"] is not None and t["pile_after"] == 0:
+    if t["collected"] > 1:
+        line += f"; team {t['collected_by']} collects {t['collected']} tricks"
+    elif t["collected_by"] is not None:
         line += f"; team {t['collected_by']} takes it"
-    if t["collected_by"] is None:
+    else:
         line += f"; pile now {t['pile_after']}"
     return line
 

@@ -23,15 +23,15 @@ def ev(text: str) -> list[dict]:
     return out
 
 
-def script(leader: int, winners: list[int], suits: str = ORDER) -> list[dict]:
+def script(leader: int, winners: list[int], suits: str = ORDER, by_rank: bool = False) -> list[dict]:
     """A full 13-trick deal where trick k is won by winners[k] (12 given; the 13th
     goes to the winner of the 12th). Tricks are single-suit, three per suit in the
     order `suits`; the last trick is the four 2s, led by the 12th trick's winner."""
     assert len(winners) == 12
     events = []
     for k, winner in enumerate(winners):
-        suit = suits[k // 3]
-        ranks = list(RANK_GROUPS[k % 3])
+        suit = suits[k % 4] if by_rank else suits[k // 3]
+        ranks = list(RANK_GROUPS[k // 4 if by_rank else k % 3])
         seats = [(leader + j) % 4 for j in range(4)]
         others = [r for r in ranks[1:]]
         for seat in seats:
@@ -62,10 +62,11 @@ def deal(dealer: int, events: list[dict], trump=None, hands=None) -> dict:
     return d
 
 
-def won_by(dealer: int, winners: list[int], trump="S", n: int | None = None, hands: bool = False) -> dict:
+def won_by(dealer: int, winners: list[int], trump="S", n: int | None = None, hands: bool = False,
+           suits: str | None = None, by_rank: bool = False) -> dict:
     """A deal whose tricks go to `winners` in turn (padded with the last winner), cut after n tricks."""
     full = (winners + [winners[-1]] * 12)[:12]
-    events = script((dealer + 1) % 4, full, suits=_suits(trump))
+    events = script((dealer + 1) % 4, full, suits=suits or _suits(trump), by_rank=by_rank)
     cut = events[: 4 * (n if n is not None else len(winners))]
     return deal(dealer, cut, {"suit": trump}, hands_for(events) if hands else None)
 

@@ -458,8 +458,9 @@ class Deal:
             self.tricks_won[team] += pile_before + 1
             self.tens_won[team] += self._pile_tens
             self._pile_tens = 0
+        taken = pile_before + 1 if team is not None else 0
         self.tricks.append(Trick(number, self.leader, tuple(cards), win.seat, win.card, team,
-                                 self.collection.pile, self.trick_reveal, self.trick_trump_set))
+                                 self.collection.pile, taken, self.trick_reveal, self.trick_trump_set))
         self._trick_ends.append(last_event)
         self.next_leader = win.seat
         self._check_end(number, win.seat)
@@ -542,12 +543,10 @@ class Deal:
         return self._count_collected(self.tricks[:penalty.trick])
 
     def _count_collected(self, tricks: list[Trick]) -> tuple[int, int]:
-        won, pile = [0, 0], 0
+        won = [0, 0]
         for t in tricks:
-            pile += 1
             if t.collected_by is not None:
-                won[t.collected_by] += pile
-                pile = 0
+                won[t.collected_by] += t.collected
         return tuple(won)
 
     def ignored_events(self, penalty: Violation | None) -> list[int]:

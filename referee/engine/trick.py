@@ -53,6 +53,7 @@ class Trick:
     winning_card: Card
     collected_by: int | None
     pile_after: int
+    collected: int = 0
     reveal: dict | None = None
     trump_set: dict | None = None
 
@@ -70,6 +71,7 @@ class Trick:
             "winning_card": str(self.winning_card),
             "collected_by": self.collected_by,
             "pile_after": self.pile_after,
+            "collected": self.collected,
         }
         if self.reveal is not None:
             data["reveal"] = self.reveal

@@ -1,0 +1,111 @@
+"""hypothesis plays many random legal games and checks the verdict's invariants."""
+import random
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine import PRESETS, Record, adjudicate, resolve
+from referee.engine.simulate import random_deal, random_record
+
+presets = st.sampled_from(sorted(PRESETS))
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+def without_hands(record: Record) -> Record:
+    return replace(record, deals=tuple(replace(d, hands=None) for d in record.deals))
+
+
+def cards_of(deal: dict) -> list[str]:
+    return [c["card"] for t in deal["tricks"] for c in t["cards"]]
+
+
+@SETTINGS
+@given(presets, seeds)
+def test_random_legal_games_are_valid_and_consistent(preset, seed):
+    record = random_record(preset, resolve(preset), 3, random.Random(seed))
+    verdict = adjudicate(record)
+    assert verdict["valid"], verdict["errors"]
+    courts, points = [0, 0], [0, 0]
+    for deal in verdict["deals"]:
+        assert deal["status"] == "complete" and deal["violations"] == []
+        played = cards_of(deal)
+        assert len(played) == len(set(played)) == 4 * len(deal["tricks"])
+        assert sum(deal["tricks_won"]) + deal["pile"] == len(deal["tricks"])
+        assert deal["pile"] == 0  # a finished deal leaves nothing in the centre
+        assert [t["number"] for t in deal["tricks"]] == list(range(1, len(deal["tricks"]) + 1))
+        for before, after in zip(deal["tricks"], deal["tricks"][1:]):
+            assert after["leader"] == before["winner"]
+        assert deal["tricks"][0]["leader"] == deal["caller"] == (deal["dealer"] + 1) % 4
+        result = deal["result"]
+        if result["kind"] not in ("mendi", "mendikot", "penalty_court"):
+            assert deal["tricks_won"][result["winner"]] >= 7
+        for team in (0, 1):
+            courts[team] += result["courts"][team]
+            points[team] += result["points"][team]
+    assert verdict["match"]["courts"] == courts and verdict["match"]["points"] == points
+
+
+@SETTINGS
+@given(presets, seeds)
+def test_the_deal_ends_exactly_when_the_rules_say(preset, seed):
+    options = resolve(preset)
+    record = Record(preset=preset, deals=(random_deal(options, 0, random.Random(seed)),))
+    deal = adjudicate(record)["deals"][0]
+    n = len(deal["tricks"])
+    won = deal["tricks_won"]
+    if options.end == "thirteen":
+        assert n == 13
+    elif options.end == "pile":
+        assert n == 13 or (max(won) >= 7 and min(won) >= 1)
+        # not one trick earlier: replay the prefix
+        if n < 13:
+            shorter = adjudicate(_cut(record, 4 * (n - 1)))["deals"][0]
+            assert shorter["status"] == "in_progress"
+    else:
+        court = won in ([7, 0], [0, 7]) or max(won) == 13
+        assert max(won) == 7 or (court and options.play_on)
+        if not options.play_on or not court:
+            assert n == sum(won) and max(won) == 7
+
+
+def _cut(record: Record, events: int) -> Record:
+    deal = record.deals[0]
+    plays = [e for e in deal.events]
+    return replace(record, deals=(replace(deal, events=tuple(plays[:events])),))
+
+
+@SETTINGS
+@given(presets, seeds)
+def test_replay_is_deterministic_and_hands_do_not_change_a_legal_game(preset, seed):
+    record = random_record(preset, resolve(preset), 2, random.Random(seed))
+    first, second = adjudicate(record), adjudicate(record)
+    assert first == second
+    blind = adjudicate(without_hands(record))
+    assert blind["valid"]
+    for a, b in zip(first["deals"], blind["deals"]):
+        assert a["tricks"] == b["tricks"] and a["result"] == b["result"]
+        assert b["violations"] == []
+
+
+@SETTINGS
+@given(presets, seeds, st.integers(min_value=0, max_value=51))
+def test_an_unfinished_record_says_who_plays_next_and_the_card_played_was_legal(preset, seed, cut):
+    options = resolve(preset)
+    full = random_deal(options, 1, random.Random(seed))
+    plays = [i for i, e in enumerate(full.events) if e.kind == "play"]
+    if cut >= len(plays):
+        return
+    at = plays[cut]
+    prefix = replace(full, events=full.events[:at])
+    verdict = adjudicate(Record(preset=preset, deals=(prefix,)))
+    nxt = verdict["next"]
+    if verdict["deals"][0]["status"] != "in_progress":
+        return
+    event = full.events[at]
+    assert nxt["to_play"] == event.seat
+    assert str(event.card) in nxt["legal"]
+    # The same prefix without hands has no legal list but the same seat to play.
+    blind = adjudicate(Record(preset=preset, deals=(replace(prefix, hands=None),)))
+    assert blind["next"]["to_play"] == event.seat and blind["next"]["legal"] is None
