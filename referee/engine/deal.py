@@ -276,6 +276,9 @@ class Deal:
     def _check_card(self, seat: int, card: Card, i: int) -> None:
         if card in self._played:
             raise RecordError("card_played_twice", f"seat {seat} plays {card}, which was already played in this deal", i)
+        if self.trump.card is card and self.trump.is_concealed_mode and seat != self.caller:
+            raise RecordError("card_not_in_hand", f"seat {seat} plays {card}, but it is the caller's "
+                              f"(seat {self.caller}) face-down trump card", i)
         if self.hands is not None and card not in self.hands[seat]:
             owner = next((s for s in range(4) if card in self.hands[s]), None)
             where = f"it was dealt to seat {owner}" if owner is not None else "it is not in their hand"

@@ -1,0 +1,214 @@
+"""Hidden trump (RULES.md §5 hidden, R-6, R-7, R-13; §6 delayed pairs)."""
+from tests.helpers import deal, ev, round_robin_hands, verdict, won_by
+
+# Dealer 0: the caller is seat 1.
+
+
+def hidden_hands():
+    """Round robin, but seat 0 and seat 2 swap hearts for clubs:
+    seat 0: 2S 6S TS AS 5H 9H KH 4D 8D QD 3H 7H JH   (no clubs)
+    seat 1: 3S 7S JS 2H 6H TH AH 5D 9D KD 4C 8C QC   (caller; first five 3S 7S JS 2H 6H)
+    seat 2: 4S 8S QS 3C 7C JC 2D 6D TD AD 5C 9C KC   (no hearts)
+    seat 3: 5S 9S KS 4H 8H QH 3D 7D JD 2C 6C TC AC"""
+    hands = round_robin_hands()
+    s0, s2 = hands[0], hands[2]
+    s0[-3:], s2[3:6] = ["3H", "7H", "JH"], ["3C", "7C", "JC"]
+    return hands
+
+
+HANDS = hidden_hands()
+
+
+def hidden(preset, events, card="7S", hands=None, dealer=0, **options):
+    return verdict(preset, [deal(dealer, ev(events), {"hidden": card}, hands)], **options)
+
+
+def codes(v):
+    return [(x["code"], x["trick"], x["event"], x["proof"], x["penalty"]) for x in v["deals"][0]["violations"]]
+
+
+# -- the worked examples of seed 000 ------------------------------------------------
+
+def test_three_of_diamonds_beats_six_of_diamonds_played_before_the_reveal():
+    # Player 1 (seat 0) leads AH, player 2 (seat 1, the caller) 5H, player 3 (seat 2) discards 6D,
+    # player 4 (seat 3) asks, diamonds are shown, and plays 3D: the 3D wins.
+    v = hidden("rr-hidden-rung", "1:2C 2:3C 3:4C 0:AC  0:AH 1:5H 2:6D 3:? 3:3D", card="9D")
+    trick = v["deals"][0]["tricks"][1]
+    assert trick["winner"] == 3 and trick["winning_card"] == "3D"
+    assert [c.get("trump", False) for c in trick["cards"]] == [False, False, False, True]
+    assert trick["reveal"] == {"event": 7, "seat": 3, "after_cards": 3, "how": "asked"}
+    assert v["deals"][0]["trump"]["revealed"] == {"trick": 2, "event": 7, "seat": 3, "how": "asked"}
+
+
+def test_ace_of_spades_wins_when_spades_are_shown_after_being_led():
+    # Player 1 (seat 2) leads AS, player 2 (seat 3) asks, the caller (seat 1) shows 7S;
+    # 3D, 5S, 7S are played: the AS wins because the trump suit was led.
+    v = hidden("rr-hidden-rung", "1:2C 2:AC 3:3C 0:4C  2:AS 3:? 3:3D 0:5S 1:7S", card="7S")
+    trick = v["deals"][0]["tricks"][1]
+    assert v["valid"], v["errors"]
+    assert trick["winner"] == 2 and trick["winning_card"] == "AS"
+    assert codes(v) == []
+
+
+# -- who may reveal, and what follows ------------------------------------------------
+
+def test_a_player_who_cannot_follow_asks_and_must_then_trump():
+    v = hidden("rr-hidden-rung", "1:AH 2:? 2:4S 3:4H 0:5H", hands=HANDS)
+    d = v["deals"][0]
+    assert v["valid"] and codes(v) == []
+    assert d["tricks"][0]["winner"] == 2 and d["tricks"][0]["winning_card"] == "4S"
+
+
+def test_must_trump_after_ask_proven_by_the_hand():
+    v = hidden("rr-hidden-rung", "1:AH 2:? 2:3C 3:4H 0:5H 1:TH", hands=HANDS)
+    assert codes(v) == [("must_trump_after_ask", 1, 2, "hand", True)]
+    d = v["deals"][0]
+    assert d["status"] == "ended_by_penalty" and d["result"]["points"] == [0, 3]
+
+
+def test_must_trump_after_ask_proven_by_a_later_play():
+    v = hidden("rr-hidden-rung", "1:AH 2:? 2:3C 3:4H 0:5H  1:TH 2:4S 3:8H 0:9H")
+    assert codes(v) == [("must_trump_after_ask", 1, 2, "later_play", True)]
+    assert v["deals"][0]["violations"][0]["proof_event"] == 6
+
+
+def test_asking_while_able_to_follow_is_illegal_and_cannot_be_corrected():
+    v = hidden("rr-hidden-rung", "1:AH 0:AS", hands=HANDS)  # seat 0 out of turn check first
+    assert v["errors"][0]["code"] == "out_of_turn"
+    v = hidden("rr-hidden-rung", "1:TH 2:? 2:4S 3:4H 0:5H 1:AH", hands=round_robin_hands())
+    assert codes(v) == [("ask_while_able_to_follow", 1, 1, "hand", True), ("revoke", 1, 2, "hand", False)]
+    d = v["deals"][0]
+    assert d["result"]["kind"] == "penalty_court" and d["result"]["winner"] == 1
+
+
+def test_ask_while_able_to_follow_proven_later_without_hands():
+    v = hidden("rr-hidden-rung", "1:TH 2:? 2:4S 3:4H 0:5H  2:3H 3:8H 0:9H 1:AH")
+    assert [c[0] for c in codes(v)] == ["ask_while_able_to_follow", "revoke"]
+    assert all(x["proof"] == "later_play" and x["proof_event"] == 5 for x in v["deals"][0]["violations"])
+
+
+def test_the_caller_shows_on_lead_and_must_lead_a_trump():
+    v = hidden("rr-hidden-rung", "1:? 1:3S 2:4S 3:5S 0:6S", hands=HANDS)
+    assert v["valid"] and codes(v) == []
+    assert v["deals"][0]["trump"]["revealed"]["how"] == "on_lead"
+    v = hidden("rr-hidden-rung", "1:? 1:AH 2:4S 3:4H 0:5H", hands=HANDS)
+    assert codes(v)[0][:2] == ("must_lead_trump_after_reveal", 1)
+    # Without hands too: the shown card itself went back to the caller's hand.
+    v = hidden("rr-hidden-rung", "1:? 1:AH 2:4S 3:4H 0:5H")
+    assert codes(v)[0][:4] == ("must_lead_trump_after_reveal", 1, 1, "hand")
+
+
+def test_only_the_caller_may_reveal_on_lead():
+    v = hidden("rr-hidden-rung", "1:2H 2:AH 3:3H 0:4H 2:?")
+    assert v["errors"][0]["code"] == "bad_reveal" and v["errors"][0]["event"] == 4
+
+
+def test_no_reveal_in_a_called_game_and_no_second_reveal():
+    v = verdict("court-piece", [deal(0, ev("1:AH 2:?"), {"suit": "S"})])
+    assert v["errors"][0]["code"] == "bad_reveal"
+    v = hidden("rr-hidden-rung", "1:AH 2:? 2:4S 3:?")
+    assert v["errors"][0]["code"] == "bad_reveal" and "already" in v["errors"][0]["message"]
+
+
+def test_the_hidden_card_cannot_be_played_while_face_down():
+    v = hidden("rr-hidden-rung", "1:7S 2:4S 3:5S 0:6S", hands=HANDS)
+    assert codes(v) == [("hidden_card_played", 1, 0, "hand", True)]
+    assert v["deals"][0]["trump"]["revealed"]["how"] == "played"
+
+
+def test_hidden_card_must_be_among_the_callers_first_five():
+    v = hidden("rr-hidden-rung", "", card="AH", hands=HANDS)
+    assert v["errors"][0]["code"] == "bad_trump"
+
+
+def test_in_progress_hidden_game_says_whether_reveal_is_allowed_and_what_is_legal():
+    v = hidden("rr-hidden-rung", "1:AH", hands=HANDS)
+    nxt = v["next"]
+    assert nxt["trump_hidden"] and nxt["to_play"] == 2 and nxt["reveal"]
+    assert nxt["legal"] == ["4S", "8S", "QS", "2D", "6D", "TD", "AD", "3C", "5C", "7C", "9C", "JC", "KC"]
+    v = hidden("rr-hidden-rung", "1:AH 2:?", hands=HANDS)
+    assert v["next"]["legal"] == ["4S", "8S", "QS"] and not v["next"]["trump_hidden"]
+    v = hidden("rr-hidden-rung", "1:AH 2:4S", hands=HANDS)
+    assert not v["next"]["reveal"]  # seat 3 holds hearts
+
+
+# -- face-down discards (traditional) -------------------------------------------------
+
+def test_caller_may_discard_face_down_and_it_never_wins():
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
+    trick = v["deals"][0]["tricks"][1]
+    assert v["valid"], v["errors"]
+    assert trick["winner"] == 0 and trick["cards"][3] == {"seat": 1, "card": "KS", "event": 7, "face_down": True}
+
+
+def test_face_down_by_another_player_or_without_the_option_is_bad_face_down():
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4C_")
+    assert v["errors"][0]["code"] == "bad_face_down"
+    v = hidden("rr-hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
+    assert v["errors"][0]["code"] == "bad_face_down"
+
+
+def test_a_face_down_card_of_the_suit_led_is_a_revoke():
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KD_")
+    assert codes(v)[0][:4] == ("revoke", 2, 7, "hand")
+
+
+# -- timing across the deal -------------------------------------------------------------
+
+def test_reveal_in_trick_twelve_and_the_thirteenth_takes_the_pile():
+    # Nobody is void until trick 13; the caller wins trick 11, shows clubs on lead in trick 12.
+    events = won_by(0, [2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 1, 2], trump="S", n=13)["events"]
+    events.insert(44, {"seat": 1, "reveal": True})
+    v = verdict("hidden-rung", [deal(0, events, {"hidden": "2C"})])
+    d = v["deals"][0]
+    assert v["valid"], v["errors"]
+    assert d["trump"]["revealed"] == {"trick": 12, "event": 44, "seat": 1, "how": "on_lead"}
+    assert [t["collected_by"] for t in d["tricks"][:12]] == [None] * 12  # no collection after trick 12
+    assert d["tricks"][12]["collected"] == 13
+
+
+def test_never_revealed_until_the_callers_thirteenth_card():
+    # R-6: the caller's last card is the hidden 2C; shown and played, it trumps the spade lead.
+    events = won_by(0, [1, 3] * 5 + [0, 2], n=13)["events"]
+    v = verdict("hidden-rung", [deal(0, events, {"hidden": "2C"})])
+    d = v["deals"][0]
+    assert v["valid"] and d["violations"] == []
+    assert d["trump"]["revealed"]["how"] == "last_card" and d["trump"]["revealed"]["trick"] == 13
+    last = d["tricks"][12]
+    assert last["winner"] == 1 and last["winning_card"] == "2C"
+    assert d["result"]["kind"] == "court" and d["tricks_won"] == [0, 13]
+
+
+def test_a_trump_never_shown_is_turned_up_at_the_end():
+    v = verdict("rr-hidden-rung", [won_by(0, [1] * 7) | {"trump": {"hidden": "2C"}}])
+    trump = v["deals"][0]["trump"]
+    assert trump["revealed"] is None and trump["turned_up_at_end"] and trump["suit"] == "C"
+    v = verdict("rr-hidden-rung", [won_by(0, [1] * 6) | {"trump": {"hidden": "2C"}}])
+    assert v["deals"][0]["trump"]["turned_up_at_end"] is False
+
+
+def test_only_the_caller_can_play_the_hidden_card():
+    v = hidden("rr-hidden-rung", "1:AS 2:7S", card="7S")
+    assert v["errors"][0]["code"] == "card_not_in_hand" and v["errors"][0]["event"] == 1
+
+
+# -- traditional pile timing ------------------------------------------------------------
+
+PILE_BEFORE = "1:AH 2:2H 3:3H 0:4H  1:KH 2:5H 3:6H 0:7H  "
+
+
+def test_a_pair_after_the_reveal_collects():
+    v = hidden("hidden-rung", PILE_BEFORE + "1:? 1:AS 2:2S 3:3S 0:4S  1:KS 2:5S 3:6S 0:8S", card="9S")
+    tricks = v["deals"][0]["tricks"]
+    assert [t["collected"] for t in tricks] == [0, 0, 0, 4]
+
+
+def test_a_pair_whose_first_trick_was_won_before_the_reveal_does_not_collect():
+    events = PILE_BEFORE + "1:AD 2:2D 3:3D 0:4D  1:? 1:AS 2:2S 3:3S 0:4S  1:KS 2:5S 3:6S 0:8S"
+    tricks = hidden("hidden-rung", events, card="9S")["deals"][0]["tricks"]
+    assert [t["collected"] for t in tricks] == [0, 0, 0, 0, 5]
+
+
+def test_no_collection_after_tricks_one_and_two_in_hidden_rung():
+    v = hidden("hidden-rung", "1:? 1:AS 2:2S 3:3S 0:4S  1:KS 2:5S 3:6S 0:8S  1:QS 2:TS 3:JS 0:9D", card="7S")
+    assert [t["collected"] for t in v["deals"][0]["tricks"]] == [0, 0, 3]
