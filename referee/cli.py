@@ -50,7 +50,7 @@ def _trick_line(t: dict) -> str:
 
 
 def summary(name: str, verdict: dict[str, Any]) -> str:
-    out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s)"]
+    out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s) (* = counted as a trump)"]
     for e in verdict["errors"]:
         at = f" event {e['event']}" if e["event"] is not None else ""
         out.append(f"  error {e['code']} in deal {e['deal']}{at}: {e['message']}")
@@ -64,6 +64,9 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
             where = f"trick {v['trick']}, event {v['event']}: " if v["trick"] is not None else ""
             flag = " (decides the deal)" if v["penalty"] else " (corrected)" if v["corrected"] else ""
             out.append(f"  violation {v['code']}{flag}: {where}{v['message']}")
+        if d.get("ignored_events"):
+            ev = d["ignored_events"]
+            out.append(f"  ignored after the penalty (R-11): events {ev[0]}-{ev[-1]}")
         for u in d.get("unproven", []):
             out.append(f"  unproven: {u['message']}")
         r = d["result"]

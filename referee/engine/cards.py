@@ -12,12 +12,14 @@ _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 class Card:
     """One of the 52 cards. Instances are shared: compare with `is` or `==`."""
 
-    __slots__ = ("rank", "suit", "strength", "index")
+    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace")
 
     rank: str
     suit: str
     strength: int
     index: int
+    is_ten: bool
+    is_ace: bool
 
     def __new__(cls, rank: str, suit: str) -> "Card":
         try:
@@ -32,6 +34,8 @@ class Card:
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "strength", RANKS.index(rank))
         object.__setattr__(card, "index", SUITS.index(suit) * 13 + RANKS.index(rank))
+        object.__setattr__(card, "is_ten", rank == "T")
+        object.__setattr__(card, "is_ace", rank == "A")
         return card
 
     def __setattr__(self, name, value):
@@ -46,14 +50,6 @@ class Card:
                 f"not a card: {text!r} (expected rank then suit, e.g. 'TH', '10H', 'A♠')"
             )
         return card
-
-    @property
-    def is_ten(self) -> bool:
-        return self.rank == "T"
-
-    @property
-    def is_ace(self) -> bool:
-        return self.rank == "A"
 
     def __str__(self) -> str:
         return self.rank + self.suit

@@ -229,49 +229,59 @@ class Deal:
 
     def push(self, event: Event) -> None:
         i = self.n_events
-        if event.kind != TAKE_BACK and self.filled == 4:
+        kind = event.kind
+        if self.filled == 4 and kind != TAKE_BACK:
             self._close_trick(i - 1)
         self.n_events = i + 1
-        if self.redeal:
-            raise RecordError("play_after_end", "a redeal claim has no play: the cards are dealt again", i)
-        if self.ended or (self.court_made and not self.options.play_on):
-            raise RecordError("play_after_end", f"{event.describe()} after the deal ended at trick {len(self.tricks)}", i)
-        if self.court_made:
-            self.court_made, self.play_on = False, True
-        if event.kind == PLAY:
+        if self.ended or self.court_made or self.redeal:
+            self._after_end(event, i)
+        if kind == PLAY:
             self._play(event, i)
-        elif event.kind == REVEAL:
+        elif kind == REVEAL:
             self._reveal(event, i)
         else:
             self._take_back(event, i)
 
-    def _check_turn(self, seat: int, i: int, what: str) -> int:
-        k = self.position
-        expected = (self.leader + k) % 4
-        if seat != expected:
-            raise RecordError("out_of_turn", f"seat {seat} {what} in trick {self.number}, but it is seat {expected}'s turn", i)
+    def _after_end(self, event: Event, i: int) -> None:
+        """An event after the deal was over: an error, or the start of a play-on (R-4)."""
+        if self.redeal:
+            raise RecordError("play_after_end", "a redeal claim has no play: the cards are dealt again", i)
+        if self.ended or not self.options.play_on:
+            raise RecordError("play_after_end", f"{event.describe()} after the deal ended at trick {len(self.tricks)}", i)
+        self.court_made, self.play_on = False, True
+
+    def _check_turn(self, seat: int, i: int, what) -> int:
+        k = self.filled if self.first_back is None else self.position
+        if seat != (self.leader + k) & 3:
+            expected = (self.leader + k) & 3
+            raise RecordError("out_of_turn", f"seat {seat} {what()} in trick {self.number}, but it is seat {expected}'s turn", i)
         return k
 
     def _play(self, ev: Event, i: int) -> None:
-        seat, card, trump = ev.seat, ev.card, self.trump
-        k = self._check_turn(seat, i, f"plays {card}")
-        self._check_card(seat, card, i)
-        if ev.face_down:
+        seat, card, face_down = ev.seat, ev.card, ev.face_down
+        trump = self.trump
+        k = self.filled if self.first_back is None else self.position
+        if seat != (self.leader + k) & 3:
+            self._check_turn(seat, i, lambda: f"plays {card}")
+        hand = self.hands[seat] if self.hands is not None else None
+        if card in self._played or (hand is not None and card not in hand) or card is trump.card:
+            self._check_card(seat, card, i)
+        if face_down:
             self._check_face_down(seat, k, i)
-        self._prove_pending(seat, card, i)
+        if self._pending[seat]:
+            self._prove_pending(seat, card, i)
         if trump.is_hidden and card is trump.card:
             self._hidden_card_played(seat, card, i)
         if k == 0:
             if self.lead_must_trump and card.suit != trump.suit:
                 self._claim("must_lead_trump_after_reveal", seat, trump.suit, i, card, None, i)
-        else:
-            self._follow(seat, card, ev.face_down, i)
-        is_trump = not ev.face_down and card.suit == trump.suit
-        self.slots[k] = Played(seat, card, i, ev.face_down, is_trump)
+        elif face_down or card.suit != self.slots[0].card.suit:
+            self._follow(seat, card, face_down, i)
+        self.slots[k] = Played(seat, card, i, face_down, not face_down and card.suit == trump.suit)
         self.filled += 1
         self._played.add(card)
-        if self.hands is not None:
-            self.hands[seat].discard(card)
+        if hand is not None:
+            hand.discard(card)
 
     def _check_card(self, seat: int, card: Card, i: int) -> None:
         if card in self._played:
@@ -339,7 +349,7 @@ class Deal:
             raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but trump mode {trump.mode!r} has no hidden trump", i)
         if not trump.is_hidden:
             raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
-        k = self._check_turn(seat, i, "reveals the trump")
+        k = self._check_turn(seat, i, lambda: "reveals the trump")
         if k == 0:
             if seat != self.caller:
                 raise RecordError("bad_reveal", f"seat {seat} reveals on lead, but only the caller (seat {self.caller}) may show the trump on their own lead", i)

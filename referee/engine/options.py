@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from .errors import OptionError
@@ -131,6 +132,7 @@ def _check_value(name: str, value: Any) -> Any:
     return tuple(sorted(set(numbers)))
 
 
+@lru_cache(maxsize=None)
 def preset_options(preset: str) -> Options:
     if preset not in PRESETS:
         raise OptionError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}", None)
@@ -139,15 +141,25 @@ def preset_options(preset: str) -> Options:
 
 def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Options:
     """The options in force: the preset's, then the record's overrides (house rules)."""
+    if not overrides:
+        return _plain(preset)
     options = preset_options(preset)
-    overrides = overrides or {}
     checked = {}
     for name, value in overrides.items():
         if name not in _FIELD_TYPES:
             raise OptionError(f"unknown option {name!r}", name)
         checked[name] = _check_value(name, value)
     options = replace(options, **checked)
+    return _rr_target(preset, options, "target" in checked)
+
+
+def _rr_target(preset: str, options: Options, target_given: bool) -> Options:
     # An rr-* preset scored in courts plays to 3 courts unless the record sets a target.
-    if preset.startswith("rr-") and options.scoring in ("courts", "rr-courts") and "target" not in checked:
+    if preset.startswith("rr-") and options.scoring in ("courts", "rr-courts") and not target_given:
         options = replace(options, target=3)
     return options
+
+
+@lru_cache(maxsize=None)
+def _plain(preset: str) -> Options:
+    return preset_options(preset)

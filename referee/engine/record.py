@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .cards import Card, parse_suit
+from .cards import _PARSE, Card, parse_suit
 from .errors import InvalidCardError, RecordFormatError
 
 PLAY, REVEAL, TAKE_BACK = "play", "reveal", "take_back"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     seat: int
     kind: str  # PLAY, REVEAL or TAKE_BACK
     card: Card | None = None
@@ -133,6 +132,34 @@ def _parse_suit(text: Any, pointer: str) -> str:
         raise RecordFormatError(str(exc), pointer) from None
 
 
+# Every plain play event, shared: events are immutable values.
+_PLAYS = {(seat, text): Event(seat, PLAY, card) for seat in range(4) for text, card in _PARSE.items()}
+
+
+def _events(events: list, pointer: str) -> tuple[Event, ...]:
+    out = []
+    plays = _PLAYS.get
+    for j, e in enumerate(events):
+        # Fast path for the common plain play; anything else goes through _event.
+        if type(e) is dict and len(e) == 2:
+            seat, text = e.get("seat"), e.get("play")
+            if type(seat) is int and type(text) is str:
+                event = plays((seat, text))
+                if event is not None:
+                    out.append(event)
+                    continue
+        out.append(_event(e, f"{pointer}/{j}"))
+    return tuple(out)
+
+
+def _hand(cards: list, pointer: str) -> tuple[Card, ...]:
+    parsed = [_PARSE.get(c) if isinstance(c, str) else None for c in cards]
+    for j, card in enumerate(parsed):
+        if card is None:
+            _card(cards[j], f"{pointer}/{j}")
+    return tuple(parsed)
+
+
 def _deal(data: Any, pointer: str) -> DealRecord:
     _require(isinstance(data, dict), pointer, "a deal must be an object")
     events = data.get("events") or []
@@ -141,13 +168,10 @@ def _deal(data: Any, pointer: str) -> DealRecord:
     if hands is not None:
         _require(isinstance(hands, list) and all(isinstance(h, list) for h in hands),
                  pointer + "/hands", "must be a list of four lists of cards")
-        hands = tuple(
-            tuple(_card(c, f"{pointer}/hands/{s}/{j}") for j, c in enumerate(h))
-            for s, h in enumerate(hands)
-        )
+        hands = tuple(_hand(h, f"{pointer}/hands/{s}") for s, h in enumerate(hands))
     return DealRecord(
         dealer=_seat(data.get("dealer"), pointer + "/dealer"),
-        events=tuple(_event(e, f"{pointer}/events/{j}") for j, e in enumerate(events)),
+        events=_events(events, pointer + "/events"),
         hands=hands,
         trump=_trump(data.get("trump"), pointer + "/trump"),
     )

@@ -1,7 +1,7 @@
 """Tricks: cards on the table, who wins (RULES.md §2, §5)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import Card
 
@@ -44,8 +44,7 @@ def winning_play(cards: list[Played], trump_suit: str | None) -> Played:
     return best  # the lead itself always qualifies
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     number: int
     leader: int
     cards: tuple[Played, ...]

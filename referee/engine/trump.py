@@ -13,7 +13,8 @@ class Trump:
     at the first card played by a player who cannot follow (first_void).
     """
 
-    __slots__ = ("mode", "suit", "card", "by", "band_reveal", "revealed", "set_by", "_secret")
+    __slots__ = ("mode", "suit", "card", "by", "band_reveal", "revealed", "set_by", "_secret",
+                 "is_concealed_mode", "is_hidden")
 
     def __init__(self, mode: str, suit: str | None = None, card: Card | None = None,
                  by: int | None = None, band_reveal: str = "ask"):
@@ -24,16 +25,9 @@ class Trump:
         self.revealed: dict | None = None  # {"trick", "event", "seat", "implied"?}
         self.set_by: dict | None = None     # first_void: who set it
         self._secret = suit
+        self.is_concealed_mode = mode in ("hidden", "band")
+        self.is_hidden = self.is_concealed_mode  # the face-down card is still face down
         self.suit = None if self.is_concealed_mode or mode == "first_void" else suit
-
-    @property
-    def is_concealed_mode(self) -> bool:
-        return self.mode in ("hidden", "band")
-
-    @property
-    def is_hidden(self) -> bool:
-        """The face-down card is still face down."""
-        return self.is_concealed_mode and self.revealed is None
 
     @property
     def reveals_on_void(self) -> bool:
@@ -47,6 +41,7 @@ class Trump:
     def reveal(self, trick: int, event: int, seat: int, how: str) -> None:
         self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how}
         self.suit = self._secret
+        self.is_hidden = False
 
     def set_first_void(self, suit: str, trick: int, event: int, seat: int) -> None:
         self.suit = suit
@@ -55,9 +50,6 @@ class Trump:
     def unset_first_void(self) -> None:
         self.suit = None
         self.set_by = None
-
-    def is_hidden_card(self, card: Card) -> bool:
-        return self.is_hidden and card is self.card
 
     def as_dict(self) -> dict:
         data: dict = {"mode": self.mode, "suit": self.suit}
