@@ -155,10 +155,7 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> tuple[
 
 
 def _trump(deal: Deal, status: str) -> dict:
-    data = deal.trump.as_dict()
-    if deal.trump.is_hidden and status in ("in_progress", "invalid"):
-        data["turned_up_at_end"] = False
-    return data
+    return deal.trump.as_dict(finished=status not in ("in_progress", "invalid"))
 
 
 def _next(match: Match, record: Record, deals: list[dict], last: Deal | None, expected: int | None) -> dict | None:

@@ -28,8 +28,9 @@ def choose_trump(options: Options, dealer: int, hands, rng: random.Random) -> Tr
 
 
 def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: float = 0.3,
-                stop_after: int | None = None) -> DealRecord:
-    """A deal of random legal play until the deal is over (or `stop_after` events)."""
+                stop_after: int | None = None, illegal_rate: float = 0.0) -> DealRecord:
+    """A deal of random play until the deal is over (or `stop_after` events): legal,
+    except that with `illegal_rate` a player plays any card they hold."""
     hands = deal_hands(rng)
     trump = choose_trump(options, dealer, hands, rng)
     deal = Deal(options, dealer, hands, trump)
@@ -42,7 +43,10 @@ def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: 
         if deal.can_reveal() and rng.random() < reveal_rate:
             event = Event(seat, REVEAL)
         else:
-            event = Event(seat, PLAY, rng.choice(deal.legal_plays()))
+            choices = deal.legal_plays()
+            if rng.random() < illegal_rate:
+                choices = sorted(deal.hand(seat))
+            event = Event(seat, PLAY, rng.choice(choices))
         deal.push(event)
         events.append(event)
     return DealRecord(dealer=dealer, events=tuple(events), hands=hands, trump=trump)

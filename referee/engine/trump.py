@@ -51,7 +51,9 @@ class Trump:
         self.suit = None
         self.set_by = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self, finished: bool = True) -> dict:
+        """The trump as the verdict shows it; a card never shown is turned up
+        when the deal is over (seed 001), not before."""
         data: dict = {"mode": self.mode, "suit": self.suit}
         if self.mode in ("hidden", "band") and self.card is None:
             data["redeal"] = True
@@ -59,8 +61,9 @@ class Trump:
             data["card"] = str(self.card)
             data["revealed"] = self.revealed
             if self.revealed is None:
-                data["suit"] = self._secret
-                data["turned_up_at_end"] = True
+                data["turned_up_at_end"] = finished
+                if finished:
+                    data["suit"] = self._secret
         elif self.card is not None:
             data["card"] = str(self.card)
         elif self.mode != "first_void" and self.suit is None:

@@ -184,7 +184,8 @@ def test_a_trump_never_shown_is_turned_up_at_the_end():
     trump = v["deals"][0]["trump"]
     assert trump["revealed"] is None and trump["turned_up_at_end"] and trump["suit"] == "C"
     v = verdict("rr-hidden-rung", [won_by(0, [1] * 6) | {"trump": {"hidden": "2C"}}])
-    assert v["deals"][0]["trump"]["turned_up_at_end"] is False
+    trump = v["deals"][0]["trump"]
+    assert trump["turned_up_at_end"] is False and trump["suit"] is None and trump["revealed"] is None
 
 
 def test_only_the_caller_can_play_the_hidden_card():

@@ -13,6 +13,23 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=150, deadline=None)
 
 
+def _check_trumps(deal: dict) -> None:
+    """No card counts as a trump before trump is known; the winner is a trump or of the suit led."""
+    trump = deal["trump"]
+    known_from = 0
+    if trump["mode"] in ("hidden", "band"):
+        known_from = trump["revealed"]["event"] if trump["revealed"] else 10**9
+    elif trump["mode"] == "first_void":
+        known_from = trump["set"]["event"] if trump["set"] else 10**9
+    for t in deal["tricks"]:
+        led = t["cards"][0]["card"][1]
+        for c in t["cards"]:
+            if c.get("trump"):
+                assert c["event"] >= known_from and c["card"][1] == trump["suit"]
+        win = next(c for c in t["cards"] if c["seat"] == t["winner"])
+        assert win.get("trump") or win["card"][1] == led
+
+
 def without_hands(record: Record) -> Record:
     return replace(record, deals=tuple(replace(d, hands=None) for d in record.deals))
 
@@ -39,6 +56,9 @@ def test_random_legal_games_are_valid_and_consistent(preset, seed):
             assert after["leader"] == before["winner"]
         assert deal["tricks"][0]["leader"] == deal["caller"] == (deal["dealer"] + 1) % 4
         result = deal["result"]
+        if "tens" in result:
+            assert sum(result["tens"]) == 4  # every ten is accounted for
+        _check_trumps(deal)
         if result["kind"] not in ("mendi", "mendikot", "penalty_court"):
             assert deal["tricks_won"][result["winner"]] >= 7
         for team in (0, 1):
@@ -109,3 +129,29 @@ def test_an_unfinished_record_says_who_plays_next_and_the_card_played_was_legal(
     # The same prefix without hands has no legal list but the same seat to play.
     blind = adjudicate(Record(preset=preset, deals=(replace(prefix, hands=None),)))
     assert blind["next"]["to_play"] == event.seat and blind["next"]["legal"] is None
+
+
+@SETTINGS
+@given(presets, seeds)
+def test_random_illegal_plays_end_the_deal_at_the_first_uncorrected_one(preset, seed):
+    options = resolve(preset)
+    deal_record = random_deal(options, 2, random.Random(seed), illegal_rate=0.08)
+    verdict = adjudicate(Record(preset=preset, deals=(deal_record,)))
+    assert verdict["valid"], verdict["errors"]  # illegal plays are violations, not record errors
+    deal = verdict["deals"][0]
+    illegal = [v for v in deal["violations"] if v["code"] != "wrong_caller"]
+    deciding = [v for v in illegal if v["penalty"]]
+    if not illegal:
+        assert deal["status"] == "complete"
+        return
+    assert len(deciding) == 1
+    first = deciding[0]
+    assert first == min(illegal, key=lambda v: (v["trick"], v["event"]))
+    assert deal["status"] == "ended_by_penalty" and len(deal["tricks"]) == first["trick"]
+    assert deal["result"]["kind"] == "penalty_court"
+    assert deal["result"]["winner"] == 1 - first["seat"] % 2
+    assert all(e > first["event"] for e in deal["ignored_events"])
+    # Under `reject` the same record is invalid at that very event.
+    rejected = adjudicate(Record(preset=preset, options={"illegal_play": "reject"}, deals=(deal_record,)))
+    assert rejected["errors"][0]["code"] == "illegal_play"
+    assert rejected["errors"][0]["event"] == min(v["event"] for v in illegal)
