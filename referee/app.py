@@ -15,6 +15,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.update(test_config)
     app.json.sort_keys = False
     from . import api
+    from .store.db import Database
+    from .store.service import Store
 
+    app.extensions["referee.store"] = Store(Database(app.config.get("DATABASE_URL")))
     api.register(app)
     return app

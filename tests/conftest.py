@@ -1,13 +1,84 @@
+import os
+import shutil
+import uuid
+
+import psycopg
 import pytest
 
 from referee.app import create_app
+from referee.store.db import upgrade
+from tests import pg
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / "template.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    bin_dir = pg.bindir()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL 15 binaries not found (pg_config --bindir); CI must test against PostgreSQL")
+        pytest.skip("PostgreSQL binaries not found on this machine")
+    server = pg.Server(bin_dir).start()
+    with psycopg.connect(server.url(), autocommit=True) as conn:
+        conn.execute("CREATE DATABASE template_referee")
+    upgrade(server.url("template_referee"))
+    yield server
+    server.stop()
+
+
+def _fresh_database(backend: str, request, tmp_path) -> str:
+    if backend == "sqlite":
+        path = tmp_path / "referee.db"
+        shutil.copy(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    server = request.getfixturevalue("pg_server")
+    name = "t_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(server.url(), autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} TEMPLATE template_referee")
+    return server.url(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    """A migrated, empty database: SQLite and a real PostgreSQL."""
+    return _fresh_database(request.param, request, tmp_path)
 
 
 @pytest.fixture
-def app():
-    return create_app({"TESTING": True})
+def sqlite_url(request, tmp_path):
+    return _fresh_database("sqlite", request, tmp_path)
+
+
+def _app(url):
+    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    yield app
+    app.extensions["referee.store"].db.dispose()
+
+
+@pytest.fixture
+def app(sqlite_url):
+    yield from _app(sqlite_url)
 
 
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def store_app(db_url):
+    """The app on each backend, for the stored-match endpoints."""
+    yield from _app(db_url)
+
+
+@pytest.fixture
+def store_client(store_app):
+    return store_app.test_client()

@@ -21,9 +21,20 @@ class Problem(Exception):
 
 
 def register(app: Flask) -> None:
+    from referee.store.errors import StoreError, Unauthorized
+
     @app.errorhandler(Problem)
     def _problem(exc: Problem):
         return problem(exc.status, exc.title, exc.detail, **exc.extra)
+
+    @app.errorhandler(StoreError)
+    def _store(exc: StoreError):
+        response = problem(exc.status, exc.title, exc.detail, **exc.extra)
+        if isinstance(exc, Unauthorized):
+            response.headers["WWW-Authenticate"] = 'Bearer realm="referee"'
+        if "etag" in exc.extra:
+            response.headers["ETag"] = exc.extra["etag"]
+        return response
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

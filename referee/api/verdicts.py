@@ -5,13 +5,12 @@ import json
 from typing import Any
 
 from flask import Blueprint, jsonify, request
-from marshmallow import ValidationError
-
 from referee.engine import PRESET_DESCRIPTIONS, PRESETS, Options, Record, adjudicate, preset_options
 from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
 from .problems import Problem
-from .schemas import RecordSchema, pointers
+from .schemas import RecordSchema
+from .validation import load
 
 bp = Blueprint("verdicts", __name__)
 _record_schema = RecordSchema()
@@ -33,15 +32,7 @@ def read_json() -> Any:
 
 def load_record(data: Any) -> Record:
     """Validate the shape (422 with pointers), then build the engine's record."""
-    if not isinstance(data, dict):
-        raise Problem(422, "Invalid record", "a record is a JSON object",
-                      errors=[{"pointer": "/", "detail": "must be an object"}])
-    try:
-        clean = _record_schema.load(data)
-    except ValidationError as exc:
-        errs = pointers(exc.messages)
-        raise Problem(422, "Invalid record", f"{len(errs)} problem(s) in the record; see errors", errors=errs) from None
-    return Record.from_dict(clean)
+    return Record.from_dict(load(_record_schema, data, "record"))
 
 
 @bp.post("/v1/verdicts", endpoint="createVerdict")

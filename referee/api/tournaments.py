@@ -1,0 +1,136 @@
+"""Tournaments, stored matches, live play, standings and the feed."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from referee.store.service import MatchView, Store, iso
+
+from .auth import bearer_key
+from .problems import Problem
+from .store_schemas import EventsSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema
+from .schemas import DealSchema
+from .validation import load
+from .verdicts import read_json
+
+bp = Blueprint("tournaments", __name__)
+
+
+def store() -> Store:
+    return current_app.extensions["referee.store"]
+
+
+def tournament_dict(t) -> dict:
+    return {"id": t.id, "name": t.name, "preset": t.preset, "options": t.options, "public": t.public,
+            "created_at": iso(t.created_at)}
+
+
+def _match_response(view: MatchView, status: int = 200) -> Response:
+    response = jsonify(view.as_dict())
+    response.status_code = status
+    response.headers["ETag"] = view.etag
+    response.headers["Location"] = url_for("tournaments.getMatch", match_id=view.match.id)
+    return response
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise Problem(422, "Invalid query", f"{name} must be a whole number {low}..{high}",
+                      errors=[{"pointer": f"/{name}", "detail": f"must be {low}..{high}"}])
+    return value
+
+
+@bp.post("/v1/tournaments", endpoint="createTournament")
+def create_tournament():
+    data = load(TournamentCreateSchema(), read_json(), "tournament")
+    t, key = store().create_tournament(data["name"], data["preset"], data["options"], data["public"])
+    response = jsonify({**tournament_dict(t), "key": key})
+    response.status_code = 201
+    response.headers["Location"] = url_for("tournaments.getTournament", tournament_id=t.id)
+    return response
+
+
+@bp.get("/v1/tournaments/<tournament_id>", endpoint="getTournament")
+def get_tournament(tournament_id: str):
+    return jsonify(tournament_dict(store().tournament(tournament_id, bearer_key())))
+
+
+@bp.get("/v1/tournaments/<tournament_id>/standings", endpoint="getStandings")
+def get_standings(tournament_id: str):
+    return jsonify({"tournament": tournament_id, "standings": store().standings(tournament_id, bearer_key())})
+
+
+@bp.get("/v1/tournaments/<tournament_id>/feed", endpoint="getFeed")
+def get_feed(tournament_id: str):
+    after = _int_arg("after", 0, 0, 2**53)
+    limit = _int_arg("limit", 100, 1, 1000)
+    return jsonify(store().feed(tournament_id, bearer_key(), after, limit))
+
+
+@bp.post("/v1/matches", endpoint="createMatch")
+def create_match():
+    data = load(MatchCreateSchema(), read_json(), "match")
+    view, created = store().create_match(data["tournament"], bearer_key(), data["record"], data.get("external_id"))
+    return _match_response(view, 201 if created else 200)
+
+
+@bp.get("/v1/matches", endpoint="listMatches")
+def list_matches():
+    tid = request.args.get("tournament")
+    if not tid:
+        raise Problem(422, "Invalid query", "name the tournament: ?tournament=ID",
+                      errors=[{"pointer": "/tournament", "detail": "required"}])
+    status = request.args.get("status")
+    if status not in (None, "in_progress", "finished"):
+        raise Problem(422, "Invalid query", "status is in_progress or finished",
+                      errors=[{"pointer": "/status", "detail": "must be in_progress or finished"}])
+    limit = _int_arg("limit", 50, 1, 200)
+    return jsonify(store().list_matches(tid, bearer_key(), status, limit, request.args.get("cursor")))
+
+
+@bp.get("/v1/matches/<match_id>", endpoint="getMatch")
+def get_match(match_id: str):
+    return _match_response(store().get_match(match_id, bearer_key()))
+
+
+@bp.post("/v1/matches/<match_id>/events", endpoint="appendEvents")
+def append_events(match_id: str):
+    data = load(EventsSchema(), read_json(), "events")
+    view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), data["events"])
+    return _match_response(view)
+
+
+@bp.post("/v1/matches/<match_id>/deals", endpoint="startDeal")
+def start_deal(match_id: str):
+    deal = load(DealSchema(), read_json(), "deal")
+    view = store().add_deal(match_id, bearer_key(), request.headers.get("If-Match"), deal)
+    return _match_response(view)
+
+
+@bp.put("/v1/matches/<match_id>/record", endpoint="reviseRecord")
+def revise_record(match_id: str):
+    data = load(ReviseSchema(), read_json(), "revision")
+    view = store().revise(match_id, bearer_key(), request.headers.get("If-Match"), data["record"], data["reason"])
+    return _match_response(view)
+
+
+@bp.post("/v1/matches/<match_id>/close", endpoint="closeMatch")
+def close_match(match_id: str):
+    view = store().close(match_id, bearer_key(), request.headers.get("If-Match"))
+    return _match_response(view)
+
+
+@bp.get("/v1/matches/<match_id>/revisions", endpoint="listRevisions")
+def list_revisions(match_id: str):
+    return jsonify({"match": match_id, "revisions": store().revisions(match_id, bearer_key())})
+
+
+@bp.get("/v1/matches/<match_id>/revisions/<int:number>", endpoint="getRevision")
+def get_revision(match_id: str, number: int):
+    return jsonify(store().revision(match_id, number, bearer_key()))

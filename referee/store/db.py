@@ -1,0 +1,80 @@
+"""Engines, sessions and migrations."""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+
+
+def default_url() -> str:
+    return os.environ.get("DATABASE_URL") or f"sqlite:///{Path.cwd() / 'referee.db'}"
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _serialize_sqlite_writers(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _serialize_sqlite_writers(engine: Engine) -> None:
+    """SQLite: every transaction takes the write lock at BEGIN, so concurrent writers
+    queue instead of failing half-way (the pysqlite recipe from SQLAlchemy's docs)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None
+        dbapi_connection.execute("PRAGMA foreign_keys=ON")
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    def __init__(self, url: str | None = None):
+        self.url = url or default_url()
+        self.engine = make_engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One unit of work: committed whole, or rolled back whole."""
+        with self.sessions.begin() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def alembic_config(url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str, revision: str) -> None:
+    command.downgrade(alembic_config(url), revision)

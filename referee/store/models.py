@@ -1,0 +1,143 @@
+"""SQLAlchemy models. The schema is made only by the Alembic migrations in migrations/."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Index, MetaData, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware UTC datetimes on every backend (SQLite keeps no time zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is not None:
+            value = value.astimezone(timezone.utc)
+            if dialect.name == "sqlite":
+                value = value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        return value
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {dict[str, Any]: JSON, datetime: UTCDateTime()}
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]]
+    public: Mapped[bool]
+    key_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # The last feed sequence number given out; bumped under the tournament's row lock,
+    # so feed events are numbered in commit order.
+    feed_seq: Mapped[int] = mapped_column(default=0)
+
+
+class Match(Base):
+    """A stored match. Its record lives in append-only revisions; the columns here
+    summarise the latest one, for listing."""
+
+    __tablename__ = "matches"
+    __table_args__ = (UniqueConstraint("tournament_id", "external_id", name="uq_matches_tournament_external"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    external_id: Mapped[str | None] = mapped_column(String(200))
+    revision: Mapped[int]
+    status: Mapped[str] = mapped_column(String(20))
+    closed: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Revision(Base):
+    """One accepted write: the whole record after it and its verdict, never changed."""
+
+    __tablename__ = "revisions"
+    __table_args__ = (UniqueConstraint("match_id", "number", name="uq_revisions_match_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"))
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(20))
+    reason: Mapped[str | None] = mapped_column(Text)
+    record: Mapped[dict[str, Any]]
+    verdict: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class FeedEvent(Base):
+    """The outbox: what the referee decided, written with the change that caused it."""
+
+    __tablename__ = "feed_events"
+    __table_args__ = (UniqueConstraint("tournament_id", "seq", name="uq_feed_events_tournament_seq"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    seq: Mapped[int]
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"))
+    type: Mapped[str] = mapped_column(String(40))
+    payload: Mapped[dict[str, Any]]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Webhook(Base):
+    __tablename__ = "webhooks"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    url: Mapped[str] = mapped_column(Text)
+    secret: Mapped[str] = mapped_column(String(64))
+    active: Mapped[bool] = mapped_column(default=True)
+    disabled_reason: Mapped[str | None] = mapped_column(Text)
+    delivered_seq: Mapped[int] = mapped_column(default=0)  # feed events up to here are delivered
+    failures: Mapped[int] = mapped_column(default=0)       # consecutive failed attempts
+    next_attempt_at: Mapped[datetime] = mapped_column(default=utcnow)
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    leased_until: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Delivery(Base):
+    """The delivery log: one row per attempt."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (Index("ix_deliveries_webhook_id_id", "webhook_id", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.id"))
+    event_id: Mapped[str] = mapped_column(String(32))
+    seq: Mapped[int]
+    attempt: Mapped[int]
+    ok: Mapped[bool]
+    http_status: Mapped[int | None]
+    error: Mapped[str | None] = mapped_column(Text)
+    duration_ms: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

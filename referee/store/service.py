@@ -1,0 +1,364 @@
+"""Stored tournaments and matches: every accepted write is one transaction that adds
+a revision (record + verdict) and its feed events; nothing is edited in place."""
+from __future__ import annotations
+
+import base64
+import copy
+import hashlib
+import hmac
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from referee.engine import adjudicate_dict
+from referee.visibility import public_record, public_verdict
+
+from . import feed
+from .db import Database
+from .errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .models import FeedEvent, Match, Revision, Tournament, utcnow
+
+
+def new_id() -> str:
+    return uuid.uuid4().hex
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def etag_of(match: Match) -> str:
+    return f'"{match.id}.{match.revision}"'
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class MatchView:
+    """A match as one reader sees it (the key holder sees everything)."""
+
+    match: Match
+    revision: Revision
+    full: bool
+
+    @property
+    def etag(self) -> str:
+        return etag_of(self.match)
+
+    def as_dict(self) -> dict[str, Any]:
+        record, verdict = self.revision.record, self.revision.verdict
+        if not self.full:
+            record, verdict = public_record(record, verdict), public_verdict(verdict)
+        return {**summary(self.match, self.revision), "record": record, "verdict": verdict}
+
+
+def summary(match: Match, head: Revision) -> dict[str, Any]:
+    return {
+        "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
+        "revision": match.revision, "status": match.status, "closed": match.closed,
+        "players": head.record.get("players"), "deals": len(head.record["deals"]),
+        "match": head.verdict["match"], "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+    }
+
+
+class Store:
+    def __init__(self, db: Database):
+        self.db = db
+
+    # -- tournaments and keys ---------------------------------------------------------
+
+    def create_tournament(self, name: str, preset: str, options: dict, public: bool) -> tuple[Tournament, str]:
+        key = "rk_" + secrets.token_urlsafe(32)
+        with self.db.transaction() as s:
+            t = Tournament(id=new_id(), name=name, preset=preset, options=options, public=public,
+                           key_hash=hash_key(key), created_at=utcnow(), feed_seq=0)
+            s.add(t)
+        return t, key
+
+    def _tournament(self, s: Session, tid: str, lock: bool = False) -> Tournament:
+        stmt = select(Tournament).where(Tournament.id == tid).execution_options(populate_existing=True)
+        if lock and self.db.is_postgres:
+            stmt = stmt.with_for_update()
+        t = s.scalars(stmt).one_or_none()
+        if t is None:
+            raise NotFound(f"no tournament {tid!r}")
+        return t
+
+    @staticmethod
+    def key_opens(t: Tournament, key: str | None) -> bool:
+        return key is not None and hmac.compare_digest(hash_key(key), t.key_hash)
+
+    def _require_key(self, t: Tournament, key: str | None) -> None:
+        _key_given(key)
+        if not self.key_opens(t, key):
+            raise Forbidden("that key does not open this tournament")
+
+    def _reader(self, t: Tournament, key: str | None) -> bool:
+        """May this reader read the tournament at all; and do they see everything?"""
+        if key is not None or not t.public:
+            self._require_key(t, key)
+            return True
+        return False
+
+    def tournament(self, tid: str, key: str | None) -> Tournament:
+        with self.db.transaction() as s:
+            t = self._tournament(s, tid)
+            self._reader(t, key)
+            return t
+
+    # -- matches ----------------------------------------------------------------------
+
+    def _record_for(self, t: Tournament, record: dict) -> dict:
+        """The record as stored: the tournament's preset and options, always."""
+        for field, value in (("preset", t.preset), ("options", t.options)):
+            if record.get(field) and record[field] != value:
+                raise Invalid(f"a match inherits its tournament's {field}",
+                              errors=[{"pointer": f"/record/{field}", "detail": f"must be {value!r} (the tournament's) or absent"}])
+        if not record.get("players"):
+            raise Invalid("a tournament match names its four players",
+                          errors=[{"pointer": "/record/players", "detail": "required: four names in seat order"}])
+        return {"preset": t.preset, "options": t.options, "players": record["players"], "deals": record.get("deals", [])}
+
+    @staticmethod
+    def _judge(record: dict) -> dict:
+        verdict = adjudicate_dict(record)
+        if not verdict["valid"]:
+            first = verdict["errors"][0]
+            raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal']}, event {first['event']})",
+                           errors=verdict["errors"])
+        return verdict
+
+    def create_match(self, tid: str, key: str | None, record: dict, external_id: str | None) -> tuple[MatchView, bool]:
+        """Store a match; with a known external_id, return the existing one (created False)."""
+        _key_given(key)
+        try:
+            with self.db.transaction() as s:
+                t = self._tournament(s, tid, lock=True)
+                self._require_key(t, key)
+                if external_id is not None:
+                    existing = s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
+                    if existing is not None:
+                        return self._same_upload(s, existing, self._record_for(t, record)), False
+                stored = self._record_for(t, record)
+                verdict = self._judge(stored)
+                now = utcnow()
+                m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=1,
+                          status=self._status(verdict, False), closed=False, created_at=now, updated_at=now)
+                s.add(m)
+                s.flush()
+                head = Revision(match_id=m.id, number=1, kind="create", reason=None, record=stored, verdict=verdict, created_at=now)
+                s.add(head)
+                self._publish(s, t, m, None, verdict, False, None)
+                return MatchView(m, head, True), True
+        except IntegrityError:
+            # A concurrent upload with the same external_id won the race: answer as a retry.
+            with self.db.transaction() as s:
+                existing = s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
+                if existing is None:
+                    raise
+                t = self._tournament(s, tid)
+                return self._same_upload(s, existing, self._record_for(t, record)), False
+
+    def _same_upload(self, s: Session, m: Match, record: dict) -> MatchView:
+        head = self._head(s, m)
+        first = s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == 1)).one()
+        if first.record != record:
+            raise Conflict(f"external_id {m.external_id!r} is already match {m.id} with a different record",
+                           match=m.id)
+        return MatchView(m, head, True)
+
+    @staticmethod
+    def _status(verdict: dict, closed: bool) -> str:
+        return "finished" if verdict["match"]["finished"] or closed else "in_progress"
+
+    def _head(self, s: Session, m: Match) -> Revision:
+        return s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == m.revision)).one()
+
+    def _match(self, s: Session, mid: str) -> Match:
+        m = s.scalars(select(Match).where(Match.id == mid).execution_options(populate_existing=True)).one_or_none()
+        if m is None:
+            raise NotFound(f"no match {mid!r}")
+        return m
+
+    def get_match(self, mid: str, key: str | None) -> MatchView:
+        with self.db.transaction() as s:
+            m = self._match(s, mid)
+            full = self._reader(self._tournament(s, m.tournament_id), key)
+            return MatchView(m, self._head(s, m), full)
+
+    def list_matches(self, tid: str, key: str | None, status: str | None, limit: int, cursor: str | None) -> dict:
+        with self.db.transaction() as s:
+            t = self._tournament(s, tid)
+            self._reader(t, key)
+            stmt = select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+            stmt = stmt.where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)
+            if status:
+                stmt = stmt.where(Match.status == status)
+            if cursor:
+                created, last_id = _decode_cursor(cursor)
+                stmt = stmt.where((Match.created_at > created) | ((Match.created_at == created) & (Match.id > last_id)))
+            rows = s.execute(stmt.limit(limit + 1)).all()
+            items = [summary(m, r) for m, r in rows[:limit]]
+            nxt = _encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
+            return {"items": items, "next_cursor": nxt}
+
+    # -- writes to a match -----------------------------------------------------------
+
+    def _write(self, mid: str, key: str | None, if_match: str | None, kind: str,
+               change: Callable[[dict, Tournament], dict], reason: str | None = None, close: bool = False) -> MatchView:
+        try:
+            return self._write_once(mid, key, if_match, kind, change, reason, close)
+        except IntegrityError:
+            # Backstop for the row lock: another writer took this revision number first.
+            raise PreconditionFailed("the match changed while this write was made; read it again") from None
+
+    def _write_once(self, mid, key, if_match, kind, change, reason, close) -> MatchView:
+        _key_given(key)
+        with self.db.transaction() as s:
+            tid = s.scalars(select(Match.tournament_id).where(Match.id == mid)).one_or_none()
+            if tid is None:
+                raise NotFound(f"no match {mid!r}")
+            t = self._tournament(s, tid, lock=True)  # serialises writes of this tournament
+            self._require_key(t, key)
+            if if_match is None:
+                raise PreconditionRequired("send If-Match with the match's current ETag")
+            m = self._match(s, mid)
+            if _strip(if_match) != etag_of(m):
+                raise PreconditionFailed(f"the match changed: its ETag is now {etag_of(m)}", etag=etag_of(m))
+            if m.closed and kind != "revise":
+                raise Conflict("the match is closed; a correction (PUT /record) is still possible")
+            head = self._head(s, m)
+            record = change(copy.deepcopy(head.record), t)
+            verdict = self._judge(record)
+            if close and verdict["deals"] and verdict["deals"][-1]["status"] == "in_progress":
+                raise Conflict("the last deal is unfinished: finish it (or correct the record) before closing")
+            finished_before = m.status == "finished"
+            now = utcnow()
+            new = Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason,
+                           record=record, verdict=verdict, created_at=now)
+            s.add(new)
+            m.revision, m.updated_at = new.number, now
+            m.closed = m.closed or close
+            m.status = self._status(verdict, m.closed)
+            self._publish(s, t, m, head.verdict, verdict, finished_before, kind)
+            return MatchView(m, new, True)
+
+    def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
+        def change(record, _t):
+            if not record["deals"]:
+                raise Conflict("the match has no deal yet: start one with POST /v1/matches/{id}/deals")
+            record["deals"][-1].setdefault("events", []).extend(events)
+            return record
+        return self._write(mid, key, if_match, "append", change)
+
+    def add_deal(self, mid, key, if_match, deal: dict) -> MatchView:
+        def change(record, _t):
+            record["deals"].append(deal)
+            return record
+        return self._write(mid, key, if_match, "deal", change)
+
+    def revise(self, mid, key, if_match, record: dict, reason: str) -> MatchView:
+        """A correction of a data-entry mistake: the whole record, as a new revision."""
+        def change(old, t):
+            return self._record_for(t, {**record, "players": record.get("players") or old["players"]})
+        return self._write(mid, key, if_match, "revise", change, reason=reason)
+
+    def close(self, mid, key, if_match) -> MatchView:
+        """End a session played by time (or any match): it counts in the standings."""
+        return self._write(mid, key, if_match, "close", lambda record, _t: record, close=True)
+
+    def revisions(self, mid: str, key: str | None) -> list[dict]:
+        with self.db.transaction() as s:
+            m = self._match(s, mid)
+            self._reader(self._tournament(s, m.tournament_id), key)
+            rows = s.scalars(select(Revision).where(Revision.match_id == mid).order_by(Revision.number)).all()
+            return [{"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
+                     "deals": len(r.record["deals"]), "etag": f'"{mid}.{r.number}"'} for r in rows]
+
+    def revision(self, mid: str, number: int, key: str | None) -> dict:
+        with self.db.transaction() as s:
+            m = self._match(s, mid)
+            full = self._reader(self._tournament(s, m.tournament_id), key)
+            r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
+            if r is None:
+                raise NotFound(f"match {mid} has no revision {number}")
+            record, verdict = (r.record, r.verdict) if full else (public_record(r.record, r.verdict), public_verdict(r.verdict))
+            return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
+                    "record": record, "verdict": verdict}
+
+    # -- standings and the feed ---------------------------------------------------------
+
+    def _standings(self, s: Session, tid: str) -> list[dict]:
+        from .standings import table
+
+        rows = s.execute(
+            select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+            .where(Match.tournament_id == tid, Match.status == "finished")
+        ).all()
+        return table([(r.record, r.verdict) for _, r in rows])
+
+    def standings(self, tid: str, key: str | None) -> list[dict]:
+        with self.db.transaction() as s:
+            self._reader(self._tournament(s, tid), key)
+            return self._standings(s, tid)
+
+    def _publish(self, s: Session, t: Tournament, m: Match, old: dict | None, new: dict,
+                 finished_before: bool, kind: str | None) -> None:
+        finished_now = m.status == "finished"
+        events = feed.diff(old, new, finished_before, finished_now)
+        if kind == "close" and finished_now and not finished_before:
+            events = [e for e in events if e[0] != "match.finished"] + [("match.finished", {"match": new["match"], "closed": True})]
+        if kind == "revise":
+            events.append(("match.revised", {"revision": m.revision}))
+        if finished_before or finished_now:
+            s.flush()
+            events.append(("standings.changed", {"standings": self._standings(s, t.id)}))
+        for type_, payload in events:
+            t.feed_seq += 1
+            s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,
+                            payload={"match": m.id, **payload}, created_at=utcnow()))
+
+    def feed(self, tid: str, key: str | None, after: int, limit: int) -> dict:
+        with self.db.transaction() as s:
+            self._reader(self._tournament(s, tid), key)
+            rows = s.scalars(select(FeedEvent).where(FeedEvent.tournament_id == tid, FeedEvent.seq > after)
+                             .order_by(FeedEvent.seq).limit(limit)).all()
+            events = [event_dict(e) for e in rows]
+            return {"events": events, "next_cursor": str(rows[-1].seq if rows else after)}
+
+
+def _key_given(key: str | None) -> None:
+    if key is None:
+        raise Unauthorized("this needs the tournament's write key: Authorization: Bearer <key>")
+
+
+def event_dict(e: FeedEvent) -> dict:
+    return {"id": e.id, "seq": e.seq, "type": e.type, "tournament": e.tournament_id, "match": e.match_id,
+            "time": iso(e.created_at), "payload": e.payload}
+
+
+def _strip(tag: str) -> str:
+    tag = tag.strip()
+    return tag[2:] if tag.startswith("W/") else tag
+
+
+def _encode_cursor(m: Match) -> str:
+    return base64.urlsafe_b64encode(f"{m.created_at.isoformat()}|{m.id}".encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        created, mid = raw.split("|", 1)
+        return datetime.fromisoformat(created), mid
+    except (ValueError, UnicodeDecodeError):
+        raise Invalid("cursor is not one this API gave out",
+                      errors=[{"pointer": "/cursor", "detail": "unknown cursor"}]) from None
