@@ -126,12 +126,15 @@ def check(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_store
+
     parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("check", help="adjudicate record files: 0 clean, 1 violations, 2 invalid")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="print the full verdict as JSON")
     p.set_defaults(run=check)
+    cli_store.add_commands(sub)
     return parser
 
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from referee.store.service import MatchView, Store, iso
+from referee.store.service import MatchView, Store, Webhooks, iso
 
 from .auth import bearer_key
 from .problems import Problem
-from .store_schemas import EventsSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema
+from .store_schemas import EventsSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema, WebhookCreateSchema
 from .schemas import DealSchema
 from .validation import load
 from .verdicts import read_json
@@ -134,3 +134,29 @@ def list_revisions(match_id: str):
 @bp.get("/v1/matches/<match_id>/revisions/<int:number>", endpoint="getRevision")
 def get_revision(match_id: str, number: int):
     return jsonify(store().revision(match_id, number, bearer_key()))
+
+
+@bp.post("/v1/tournaments/<tournament_id>/webhooks", endpoint="createWebhook")
+def create_webhook(tournament_id: str):
+    data = load(WebhookCreateSchema(), read_json(), "webhook")
+    hook, secret = Webhooks(store()).register(tournament_id, bearer_key(), data["url"])
+    response = jsonify({**hook, "secret": secret})
+    response.status_code = 201
+    response.headers["Location"] = url_for("tournaments.listDeliveries", tournament_id=tournament_id, webhook_id=hook["id"])
+    return response
+
+
+@bp.get("/v1/tournaments/<tournament_id>/webhooks", endpoint="listWebhooks")
+def list_webhooks(tournament_id: str):
+    return jsonify({"webhooks": Webhooks(store()).list(tournament_id, bearer_key())})
+
+
+@bp.get("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/deliveries", endpoint="listDeliveries")
+def list_deliveries(tournament_id: str, webhook_id: str):
+    limit = _int_arg("limit", 100, 1, 1000)
+    return jsonify(Webhooks(store()).deliveries(tournament_id, bearer_key(), webhook_id, limit))
+
+
+@bp.post("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/enable", endpoint="enableWebhook")
+def enable_webhook(tournament_id: str, webhook_id: str):
+    return jsonify(Webhooks(store()).enable(tournament_id, bearer_key(), webhook_id))

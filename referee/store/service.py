@@ -22,7 +22,7 @@ from referee.visibility import public_record, public_verdict
 from . import feed
 from .db import Database
 from .errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
-from .models import FeedEvent, Match, Revision, Tournament, utcnow
+from .models import Delivery, FeedEvent, Match, Revision, Tournament, Webhook, utcnow
 
 
 def new_id() -> str:
@@ -136,13 +136,17 @@ class Store:
                            errors=verdict["errors"])
         return verdict
 
-    def create_match(self, tid: str, key: str | None, record: dict, external_id: str | None) -> tuple[MatchView, bool]:
-        """Store a match; with a known external_id, return the existing one (created False)."""
-        _key_given(key)
+    def create_match(self, tid: str, key: str | None, record: dict, external_id: str | None,
+                     trusted: bool = False) -> tuple[MatchView, bool]:
+        """Store a match; with a known external_id, return the existing one (created False).
+        `trusted` is for the operator's own tools (`referee import`), which need no key."""
+        if not trusted:
+            _key_given(key)
         try:
             with self.db.transaction() as s:
                 t = self._tournament(s, tid, lock=True)
-                self._require_key(t, key)
+                if not trusted:
+                    self._require_key(t, key)
                 if external_id is not None:
                     existing = s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
                     if existing is not None:
@@ -294,6 +298,15 @@ class Store:
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
                     "record": record, "verdict": verdict}
 
+    def export(self, tid: str | None):
+        """Every match with its latest record and verdict, oldest first."""
+        with self.db.transaction() as s:
+            stmt = select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+            if tid:
+                stmt = stmt.where(Match.tournament_id == tid)
+            for m, r in s.execute(stmt.order_by(Match.created_at, Match.id)):
+                yield MatchView(m, r, True).as_dict()
+
     # -- standings and the feed ---------------------------------------------------------
 
     def _standings(self, s: Session, tid: str) -> list[dict]:
@@ -335,9 +348,68 @@ class Store:
             return {"events": events, "next_cursor": str(rows[-1].seq if rows else after)}
 
 
+def webhook_dict(w: Webhook) -> dict:
+    return {"id": w.id, "tournament": w.tournament_id, "url": w.url, "active": w.active,
+            "disabled_reason": w.disabled_reason, "delivered_seq": w.delivered_seq,
+            "failures": w.failures, "created_at": iso(w.created_at)}
+
+
 def _key_given(key: str | None) -> None:
     if key is None:
         raise Unauthorized("this needs the tournament's write key: Authorization: Bearer <key>")
+
+
+class Webhooks:
+    """Subscriptions to a tournament's feed (delivery itself is in delivery.py)."""
+
+    def __init__(self, store: "Store"):
+        self.store = store
+        self.db = store.db
+
+    def register(self, tid: str, key: str | None, url: str) -> tuple[dict, str]:
+        from .delivery import TargetRefused, check_target
+
+        _key_given(key)
+        secret = "whsec_" + secrets.token_hex(24)
+        with self.db.transaction() as s:
+            t = self.store._tournament(s, tid, lock=True)
+            self.store._require_key(t, key)
+            try:
+                check_target(url)
+            except TargetRefused as exc:
+                raise Invalid(str(exc), errors=[{"pointer": "/url", "detail": str(exc)}]) from None
+            w = Webhook(id=new_id(), tournament_id=tid, url=url, secret=secret, active=True,
+                        delivered_seq=t.feed_seq, failures=0, next_attempt_at=utcnow(), created_at=utcnow())
+            s.add(w)
+            return webhook_dict(w), secret
+
+    def _hook(self, s: Session, tid: str, key: str | None, wid: str) -> Webhook:
+        _key_given(key)
+        self.store._require_key(self.store._tournament(s, tid), key)
+        w = s.get(Webhook, wid)
+        if w is None or w.tournament_id != tid:
+            raise NotFound(f"no webhook {wid!r} in tournament {tid!r}")
+        return w
+
+    def list(self, tid: str, key: str | None) -> list[dict]:
+        _key_given(key)
+        with self.db.transaction() as s:
+            self.store._require_key(self.store._tournament(s, tid), key)
+            return [webhook_dict(w) for w in s.scalars(select(Webhook).where(Webhook.tournament_id == tid).order_by(Webhook.created_at))]
+
+    def deliveries(self, tid: str, key: str | None, wid: str, limit: int) -> dict:
+        with self.db.transaction() as s:
+            w = self._hook(s, tid, key, wid)
+            rows = s.scalars(select(Delivery).where(Delivery.webhook_id == wid).order_by(Delivery.id.desc()).limit(limit))
+            return {"webhook": webhook_dict(w), "deliveries": [
+                {"event": d.event_id, "seq": d.seq, "attempt": d.attempt, "ok": d.ok, "http_status": d.http_status,
+                 "error": d.error, "duration_ms": d.duration_ms, "at": iso(d.created_at)} for d in rows]}
+
+    def enable(self, tid: str, key: str | None, wid: str) -> dict:
+        with self.db.transaction() as s:
+            w = self._hook(s, tid, key, wid)
+            w.active, w.disabled_reason, w.failures, w.next_attempt_at = True, None, 0, utcnow()
+            return webhook_dict(w)
 
 
 def event_dict(e: FeedEvent) -> dict:

@@ -1,0 +1,51 @@
+"""A real HTTP receiver on 127.0.0.1 for webhook tests."""
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class Receiver:
+    """Records every POST; answers 500 for the first `fail_first` requests, then 200."""
+
+    def __init__(self, fail_first: int = 0, always_fail: bool = False):
+        self.fail_first = fail_first
+        self.always_fail = always_fail
+        self.requests: list[tuple[dict, bytes, int]] = []
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                with receiver.lock:
+                    n = len(receiver.requests)
+                    status = 500 if receiver.always_fail or n < receiver.fail_first else 200
+                    headers = {k: v for k, v in self.headers.items()}
+                    headers["_path"] = self.path
+                    receiver.requests.append((headers, body, status))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def accepted(self) -> list[tuple[dict, bytes]]:
+        with self.lock:
+            return [(h, b) for h, b, status in self.requests if status == 200]
+
+    def __enter__(self) -> "Receiver":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
