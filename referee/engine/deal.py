@@ -30,6 +30,7 @@ class Deal:
         self.tricks_won = [0, 0]
         self.tens_won = [0, 0]
         self.collection = make_collection(options)
+        self._piles = options.collection == "pile"
         self.redeal = bool(trump and trump.redeal)
         self.n_events = 0
         self.ended = False          # no further event possible
@@ -42,6 +43,7 @@ class Deal:
         self._trick_ends: list[int] = []
         self.hands = self._check_hands(hands)
         self.trump = self._make_trump(trump or TrumpSpec())
+        self._set_aside = self.trump.card if self.trump.is_concealed_mode else None  # the face-down card
         self.next_leader = self.caller
         self._new_trick()
 
@@ -264,13 +266,14 @@ class Deal:
         if seat != (self.leader + k) & 3:
             self._check_turn(seat, i, lambda: f"plays {card}")
         hand = self.hands[seat] if self.hands is not None else None
-        if card in self._played or (hand is not None and card not in hand) or card is trump.card:
+        # With hands a played card has left the hand, so one test covers both errors.
+        if (card not in hand if hand is not None else card in self._played) or card is self._set_aside:
             self._check_card(seat, card, i)
         if face_down:
             self._check_face_down(seat, k, i)
         if self._pending[seat]:
             self._prove_pending(seat, card, i)
-        if trump.is_hidden and card is trump.card:
+        if card is self._set_aside and trump.is_hidden:
             self._hidden_card_played(seat, card, i)
         if k == 0:
             if self.lead_must_trump and card.suit != trump.suit:
@@ -459,21 +462,23 @@ class Deal:
     # -- closing tricks and the deal ----------------------------------------------
 
     def _close_trick(self, last_event: int) -> None:
-        cards = self.slots
+        a, b, c, d = cards = self.slots
         trump_suit = self.trump.suit
         win = winning_play(cards, trump_suit)
-        number = self.number
-        pile_before = self.collection.pile
-        tens = sum(1 for p in cards if p.card.is_ten)
-        team = self.collection.on_trick(number, win.seat, win.card, trump_suit, self._established(win))
-        self._pile_tens += tens
+        number = len(self.tricks) + 1
+        collection = self.collection
+        pile_before = collection.pile
+        established = self._established(win) if self._piles else True
+        team = collection.on_trick(number, win.seat, win.card, trump_suit, established)
+        self._pile_tens += a.card.is_ten + b.card.is_ten + c.card.is_ten + d.card.is_ten
+        taken = 0
         if team is not None:
-            self.tricks_won[team] += pile_before + 1
+            taken = pile_before + 1
+            self.tricks_won[team] += taken
             self.tens_won[team] += self._pile_tens
             self._pile_tens = 0
-        taken = pile_before + 1 if team is not None else 0
-        self.tricks.append(Trick(number, self.leader, tuple(cards), win.seat, win.card, team,
-                                 self.collection.pile, taken, self.trick_reveal, self.trick_trump_set))
+        self.tricks.append(Trick(number, self.leader, (a, b, c, d), win.seat, win.card, team,
+                                 collection.pile, taken, self.trick_reveal, self.trick_trump_set))
         self._trick_ends.append(last_event)
         self.next_leader = win.seat
         self._check_end(number, win.seat)

@@ -64,7 +64,8 @@ class Trick(NamedTuple):
         data = {
             "number": self.number,
             "leader": self.leader,
-            "cards": [p.as_dict() for p in self.cards],
+            "cards": [{"seat": p.seat, "card": str(p.card), "event": p.event} if not (p.trump or p.face_down)
+                      else p.as_dict() for p in self.cards],
             "winner": self.winner,
             "winning_team": self.winner & 1,
             "winning_card": str(self.winning_card),
