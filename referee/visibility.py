@@ -53,7 +53,7 @@ def public_verdict(verdict: dict) -> dict:
     if out.get("next") and out["next"].get("to_play") is not None:
         nxt = dict(out["next"])
         nxt["legal"] = None
-        for flag in ("reveal", "face_down"):
+        for flag in ("reveal", "face_down", "legal_after_reveal"):
             nxt.pop(flag, None)
         out["next"] = nxt
     return out

@@ -210,6 +210,18 @@ class Deal:
         trumps = [c for c in hand if c.suit == suit] if obliged else []
         return sorted(trumps or hand)
 
+    def legal_after_reveal(self) -> list[Card] | None:
+        """With hands: what the seat to play could play if it showed (or asked for) the
+        hidden trump now: the shown card is back in the caller's hand, and the asker or
+        the caller on lead must then play a trump if they hold one."""
+        if self.hands is None or not self.can_reveal():
+            return None
+        seat, suit = self.to_play, self.trump._secret
+        hand = list(self.hands[seat])
+        obliged = self.trump.mode == "hidden" or self.trump.band_reveal != "auto"
+        trumps = [c for c in hand if c.suit == suit] if obliged else []
+        return sorted(trumps or hand)
+
     def can_reveal(self) -> bool:
         seat = self.to_play
         if seat is None or not self.trump.is_hidden:

@@ -126,8 +126,12 @@ def test_in_progress_hidden_game_says_whether_reveal_is_allowed_and_what_is_lega
     nxt = v["next"]
     assert nxt["trump_hidden"] and nxt["to_play"] == 2 and nxt["reveal"]
     assert nxt["legal"] == ["4S", "8S", "QS", "2D", "6D", "TD", "AD", "3C", "5C", "7C", "9C", "JC", "KC"]
+    assert nxt["legal_after_reveal"] == ["4S", "8S", "QS"]  # asking obliges a trump
     v = hidden("rr-hidden-rung", "1:AH 2:?", hands=HANDS)
     assert v["next"]["legal"] == ["4S", "8S", "QS"] and not v["next"]["trump_hidden"]
+    v = hidden("rr-hidden-rung", "", hands=HANDS)  # the caller on lead may show it and lead a trump
+    assert v["next"]["reveal"] and v["next"]["legal_after_reveal"] == ["3S", "7S", "JS"]
+    assert "7S" not in v["next"]["legal"]
     v = hidden("rr-hidden-rung", "1:AH 2:4S", hands=HANDS)
     assert not v["next"]["reveal"]  # seat 3 holds hearts
 
