@@ -44,7 +44,7 @@ def baseline(text: str) -> int:
     d = data["deals"][0]
     trump = d["trump"]["suit"]
     hands = [set(h) for h in d["hands"]]
-    leader, trick, won = (d["dealer"] + 1) % 4, [], [0, 0]
+    trick, won = [], [0, 0]
     for e in d["events"]:
         seat, card = e["seat"], e["play"]
         hand = hands[seat]
@@ -58,7 +58,7 @@ def baseline(text: str) -> int:
             led = trick[0][1][1]
             best = max(trick, key=lambda p: (p[1][1] == trump, p[1][1] == led, RANK[p[1][0]]))
             won[best[0] & 1] += 1
-            leader, trick = best[0], []
+            trick = []
     return won[0]
 
 

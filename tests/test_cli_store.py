@@ -1,13 +1,11 @@
 """referee db upgrade, import, export, serve."""
 import json
-import os
 import signal
 import subprocess
 import sys
 import time
 import urllib.request
 
-import pytest
 
 from referee.cli import main
 from referee.store.db import Database

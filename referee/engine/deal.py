@@ -1,11 +1,11 @@
 """The replay of one deal: applies events, knows what is legal now, says how it ended."""
 from __future__ import annotations
 
-from .cards import DECK, SUIT_NAMES, Card, caller_of, partner, team_of
+from .cards import SUIT_NAMES, Card, caller_of, partner, team_of
 from .collection import make_collection
 from .errors import RecordError
 from .options import Options
-from .record import PLAY, REVEAL, TAKE_BACK, DealRecord, Event, TrumpSpec
+from .record import PLAY, REVEAL, TAKE_BACK, Event, TrumpSpec
 from .scoring import Facts
 from .trick import Played, Trick, winning_play
 from .trump import Trump

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import caller_of, team_of
+from .cards import caller_of
 from .deal import Deal
 from .errors import RecordError
 from .options import Options, resolve

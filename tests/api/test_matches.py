@@ -1,5 +1,4 @@
 """Stored tournaments and matches over HTTP, on SQLite and PostgreSQL."""
-import pytest
 
 from tests.api.spec import validate_response
 from tests.helpers import deal, ev, round_robin_hands, won_by

@@ -1,7 +1,7 @@
 """RULES.md §4 (end of deal, courts, bavney, streaks), §7 (scoring) and §8 (next dealer)."""
 import pytest
 
-from tests.helpers import deal, ev, script, verdict, won_by
+from tests.helpers import deal, script, verdict, won_by
 
 # Dealer 0: the caller is seat 1, callers are team 1 (seats 1, 3); defenders team 0 (seats 0, 2).
 CALLERS_7_4 = [1, 0, 1, 3, 0, 1, 2, 3, 0, 1, 3]  # team 1 reaches 7 at trick 11

@@ -3,19 +3,10 @@ import threading
 
 import pytest
 
-from referee.store.db import Database
 from referee.store.errors import Conflict
-from referee.store.service import Store
-from tests.helpers import deal, ev, round_robin_hands, won_by
+from tests.helpers import ev, round_robin_hands, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
-
-
-@pytest.fixture
-def store(db_url):
-    s = Store(Database(db_url))
-    yield s
-    s.db.dispose()
 
 
 def all_events(store, tid, key):

@@ -1,5 +1,4 @@
 """The schema comes only from the migrations, and they match the models."""
-import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext

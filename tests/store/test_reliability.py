@@ -3,18 +3,10 @@ import threading
 
 import pytest
 
-from referee.store.db import Database
 from referee.store.service import Store
 from tests.helpers import ev
 
 PLAYERS = ["A", "B", "C", "D"]
-
-
-@pytest.fixture
-def store(db_url):
-    s = Store(Database(db_url))
-    yield s
-    s.db.dispose()
 
 
 def live(store):

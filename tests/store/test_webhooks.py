@@ -7,23 +7,13 @@ import time
 
 import pytest
 
-from referee.store.db import Database
 from referee.store.delivery import TargetRefused, Worker, check_target, sign, verify
 from referee.store.errors import Invalid
-from referee.store.service import Store, Webhooks
+from referee.store.service import Webhooks
 from tests.helpers import won_by
 from tests.store.receiver import Receiver
 
 PLAYERS = ["A", "B", "C", "D"]
-
-
-@pytest.fixture
-def store(db_url, monkeypatch):
-    monkeypatch.setenv("REFEREE_WEBHOOK_BACKOFF", "0.01")
-    monkeypatch.setenv("REFEREE_WEBHOOK_MAX_BACKOFF", "0.05")
-    s = Store(Database(db_url))
-    yield s
-    s.db.dispose()
 
 
 def matches(store, tid, key, n):
