@@ -8,6 +8,7 @@ from typing import Any
 
 from marshmallow import ValidationError
 
+from referee import jsontext
 from referee.api.schemas import RecordSchema, pointers
 from referee.engine import Record, adjudicate
 
@@ -91,11 +92,11 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
 def load(path: str) -> tuple[dict | None, str | None]:
     """Read and adjudicate one file; (verdict, None) or (None, why not)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            data = jsontext.loads(fh.read())
     except OSError as exc:
         return None, f"cannot read: {exc.strerror}"
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except jsontext.NotJSON as exc:
         return None, f"not JSON: {exc}"
     try:
         clean = RecordSchema().load(data) if isinstance(data, dict) else None

@@ -12,6 +12,7 @@ from typing import Iterator
 
 from marshmallow import ValidationError
 
+from referee import jsontext
 from referee.api.schemas import pointers
 from referee.api.store_schemas import MatchRecordSchema
 from referee.store.db import Database, default_url, upgrade
@@ -37,11 +38,11 @@ def _records(path: str) -> Iterator[tuple[str, object]]:
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip():
                 try:
-                    yield f"{name}:{n}", json.loads(line)
-                except json.JSONDecodeError as exc:
+                    yield f"{name}:{n}", jsontext.loads(line)
+                except jsontext.NotJSON as exc:
                     yield f"{name}:{n}", exc
         return
-    data = json.loads(text)
+    data = jsontext.loads(text)
     if isinstance(data, list):
         for n, record in enumerate(data, 1):
             yield f"{name}:{n}", record
@@ -78,7 +79,7 @@ def import_files(args) -> int:
     for path in args.files:
         try:
             items.extend(_records(path))
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        except (OSError, jsontext.NotJSON, UnicodeDecodeError) as exc:
             items.append((Path(path).name, exc))
     rejected = []
     for n, (external_id, record) in enumerate(items, 1):

@@ -1,10 +1,10 @@
 """POST /v1/verdicts and GET /v1/presets."""
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, jsonify, request
+from referee import jsontext
 from referee.engine import PRESET_DESCRIPTIONS, PRESETS, Options, Record, adjudicate, preset_options
 from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
@@ -21,13 +21,10 @@ def read_json() -> Any:
     mimetype = request.mimetype or ""
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
-    raw = request.get_data(cache=True)
     try:
-        return json.loads(raw)
-    except UnicodeDecodeError:
-        raise Problem(400, "Malformed JSON", "the body is not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        return jsontext.loads(request.get_data(cache=True))
+    except jsontext.NotJSON as exc:
+        raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
 
 
 def load_record(data: Any) -> Record:

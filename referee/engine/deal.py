@@ -256,6 +256,47 @@ class Deal:
         else:
             self._take_back(event, i)
 
+    def push_all(self, events) -> None:
+        """`push` each event in order. A plain play that needs no judgement (in turn,
+        held, following suit, nothing pending) is placed directly; anything else goes
+        through `push` and the full rules. Table state is re-read after every trick
+        and every slow step, the only places it changes."""
+        hands, played, pending = self.hands, self._played, self._pending
+        set_aside, slow = self._set_aside, self.push
+        fresh = True
+        for ev in events:
+            if fresh:
+                k, slots, leader = self.filled, self.slots, self.leader
+                quiet = not (self.first_back is not None or self.ended or self.court_made
+                             or self.redeal or self.lead_must_trump)
+                led = slots[0].card.suit if k else None
+                trump_suit = self.trump.suit
+                fresh = False
+            if k == 4 and ev.kind is not TAKE_BACK:
+                self._close_trick(self.n_events - 1)
+                k, slots, leader, led = 0, self.slots, self.leader, None
+                quiet = not (self.ended or self.court_made)
+                trump_suit = self.trump.suit
+            seat, card = ev.seat, ev.card
+            if (not quiet or ev.kind is not PLAY or ev.face_down or seat != (leader + k) & 3
+                    or card is set_aside or pending[seat]
+                    or (card not in hands[seat] if hands is not None else card in played)
+                    or (led is not None and card.suit != led)):
+                self.filled = k
+                slow(ev)
+                fresh = True
+                continue
+            i = self.n_events
+            self.n_events = i + 1
+            slots[k] = Played(seat, card, i, False, card.suit == trump_suit)
+            if k == 0:
+                led = card.suit
+            k += 1
+            self.filled = k
+            played.add(card)
+            if hands is not None:
+                hands[seat].discard(card)
+
     def _after_end(self, event: Event, i: int) -> None:
         """An event after the deal was over: an error, or the start of a play-on (R-4)."""
         if self.redeal:
@@ -437,12 +478,15 @@ class Deal:
     def _claim(self, code, seat, suit, i, card, led, play_event, asked=None, excluded=None):
         if excluded is None:
             excluded = self._excluded(seat)
-        claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
         if self.hands is not None:
             held = self._holds(seat, suit, excluded)
+            if held is None and code != "ask_while_able_to_follow":
+                return None  # the claim is true: nothing to record (only an ask is linked to later)
+            claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
             if held is not None and not (asked is not None and self._was_violated(asked)):
                 self._add(claim.violation("hand", held, None))
             return claim
+        claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
         known = self.trump.card
         if (seat == self.caller and known is not None and self.trump.is_concealed_mode and not self.trump.is_hidden
                 and known not in self._played and known.suit == suit and known is not excluded):

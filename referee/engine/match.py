@@ -65,10 +65,8 @@ def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordE
     except RecordError as exc:
         return None, exc
     error = None
-    push = deal.push
     try:
-        for event in rec.events:
-            push(event)
+        deal.push_all(rec.events)
     except RecordError as exc:
         error = exc
     if error is None or deal.is_complete:

@@ -120,7 +120,7 @@ class Store:
         """The record as stored: the tournament's preset and options, always."""
         for field, value in (("preset", t.preset), ("options", t.options)):
             if record.get(field) and record[field] != value:
-                raise Invalid(f"a match inherits its tournament's {field}",
+                raise Conflict(f"a match inherits its tournament's {field}",
                               errors=[{"pointer": f"/record/{field}", "detail": f"must be {value!r} (the tournament's) or absent"}])
         if not record.get("players"):
             raise Invalid("a tournament match names its four players",

@@ -114,7 +114,7 @@ def test_a_match_inherits_the_tournaments_preset(store_client):
     t = make_tournament(store_client, preset="double-sir")
     body = {"tournament": t["id"], "record": {"preset": "court-piece", "players": PLAYERS, "deals": []}}
     r = store_client.post("/v1/matches", json=body, headers=auth(t["key"]))
-    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/record/preset"
+    assert r.status_code == 409 and r.get_json()["errors"][0]["pointer"] == "/record/preset"
     body["record"].pop("preset")
     assert store_client.post("/v1/matches", json=body, headers=auth(t["key"])).get_json()["record"]["preset"] == "double-sir"
 

@@ -53,6 +53,12 @@ def test_malformed_json_is_400_problem(client):
     assert r.get_json()["title"] == "Malformed JSON" and "line 1" in r.get_json()["detail"]
 
 
+def test_deeply_nested_and_non_standard_json_is_400(client):
+    assert post(client, "[" * 100000 + "]" * 100000).status_code == 400
+    r = post(client, '{"preset": "court-piece", "deals": [{"dealer": NaN}]}')
+    assert r.status_code == 400 and "NaN" in r.get_json()["detail"]
+
+
 def test_non_utf8_body_is_400(client):
     r = post(client, b"\xff\xfe{")
     assert r.status_code == 400
