@@ -12,7 +12,7 @@ _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 class Card:
     """One of the 52 cards. Instances are shared: compare with `is` or `==`."""
 
-    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace")
+    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace", "text")
 
     rank: str
     suit: str
@@ -20,6 +20,7 @@ class Card:
     index: int
     is_ten: bool
     is_ace: bool
+    text: str
 
     def __new__(cls, rank: str, suit: str) -> "Card":
         try:
@@ -36,6 +37,7 @@ class Card:
         object.__setattr__(card, "index", SUITS.index(suit) * 13 + RANKS.index(rank))
         object.__setattr__(card, "is_ten", rank == "T")
         object.__setattr__(card, "is_ace", rank == "A")
+        object.__setattr__(card, "text", rank + suit)  # the canonical text, ready for output
         return card
 
     def __setattr__(self, name, value):
@@ -52,7 +54,7 @@ class Card:
         return card
 
     def __str__(self) -> str:
-        return self.rank + self.suit
+        return self.text
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

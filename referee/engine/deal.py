@@ -31,6 +31,7 @@ class Deal:
         self.tens_won = [0, 0]
         self.collection = make_collection(options)
         self._piles = options.collection == "pile"
+        self._end = options.end
         self.redeal = bool(trump and trump.redeal)
         self.n_events = 0
         self.ended = False          # no further event possible
@@ -257,18 +258,19 @@ class Deal:
             self._take_back(event, i)
 
     def push_all(self, events) -> None:
-        """`push` each event in order. A plain play that needs no judgement (in turn,
-        held, following suit, nothing pending) is placed directly; anything else goes
-        through `push` and the full rules. Table state is re-read after every trick
-        and every slow step, the only places it changes."""
+        """`push` each event in order. A plain play that needs no judgement is placed
+        directly: in turn, held, following suit (or, with hands and trump known, showing
+        out while holding none of the suit led), nothing pending. Anything else goes
+        through `push` and the full rules. Table state is re-read after every trick and
+        every slow step, the only places it changes."""
         hands, played, pending = self.hands, self._played, self._pending
         set_aside, slow = self._set_aside, self.push
         fresh = True
         for ev in events:
             if fresh:
                 k, slots, leader = self.filled, self.slots, self.leader
-                quiet = not (self.first_back is not None or self.ended or self.court_made
-                             or self.redeal or self.lead_must_trump)
+                quiet = not (self.first_back is not None or self.ended or self.court_made or self.redeal
+                             or self.lead_must_trump or self.asker is not None or self.must_trump is not None)
                 led = slots[0].card.suit if k else None
                 trump_suit = self.trump.suit
                 fresh = False
@@ -281,7 +283,8 @@ class Deal:
             if (not quiet or ev.kind is not PLAY or ev.face_down or seat != (leader + k) & 3
                     or card is set_aside or pending[seat]
                     or (card not in hands[seat] if hands is not None else card in played)
-                    or (led is not None and card.suit != led)):
+                    or (led is not None and card.suit != led
+                        and (hands is None or trump_suit is None or any(c.suit == led for c in hands[seat])))):
                 self.filled = k
                 slow(ev)
                 fresh = True
@@ -551,7 +554,7 @@ class Deal:
 
     def _check_end(self, number: int, winner: int) -> None:
         won = self.tricks_won
-        end = self.options.end
+        end = self._end
         if number == 13:
             self.ended = True
         elif end == "seven":
@@ -565,8 +568,6 @@ class Deal:
             self.ended = min(won) >= 1 and max(won) >= 7
         elif number == 7 and max(won) == 7:
             self.first_seven = 0 if won[0] == 7 else 1
-        if number == 13 and won in ([13, 0], [0, 13]) and end == "seven" and self.first_seven is None:
-            self.first_seven = 0 if won[0] else 1
 
     def finish_trick(self) -> None:
         """Close a trick of four cards now (what the next non-take-back event does)."""

@@ -153,11 +153,14 @@ def _events(events: list, pointer: str) -> tuple[Event, ...]:
 
 
 def _hand(cards: list, pointer: str) -> tuple[Card, ...]:
-    parsed = [_PARSE.get(c) if isinstance(c, str) else None for c in cards]
-    for j, card in enumerate(parsed):
-        if card is None:
-            _card(cards[j], f"{pointer}/{j}")
-    return tuple(parsed)
+    try:
+        parsed = tuple(map(_PARSE.get, cards))
+    except TypeError:  # an unhashable entry: find it below
+        parsed = (None,)
+    if None in parsed:
+        for j, c in enumerate(cards):
+            _card(c, f"{pointer}/{j}")
+    return parsed
 
 
 def _deal(data: Any, pointer: str) -> DealRecord:

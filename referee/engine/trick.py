@@ -19,7 +19,7 @@ class Played:
         self.trump = trump
 
     def as_dict(self) -> dict:
-        data = {"seat": self.seat, "card": str(self.card), "event": self.event}
+        data = {"seat": self.seat, "card": self.card.text, "event": self.event}
         if self.trump:
             data["trump"] = True
         if self.face_down:
@@ -64,11 +64,11 @@ class Trick(NamedTuple):
         data = {
             "number": self.number,
             "leader": self.leader,
-            "cards": [{"seat": p.seat, "card": str(p.card), "event": p.event} if not (p.trump or p.face_down)
+            "cards": [{"seat": p.seat, "card": p.card.text, "event": p.event} if not (p.trump or p.face_down)
                       else p.as_dict() for p in self.cards],
             "winner": self.winner,
             "winning_team": self.winner & 1,
-            "winning_card": str(self.winning_card),
+            "winning_card": self.winning_card.text,
             "collected_by": self.collected_by,
             "pile_after": self.pile_after,
             "collected": self.collected,
