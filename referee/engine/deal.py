@@ -267,6 +267,7 @@ class Deal:
         set_aside, slow = self._set_aside, self.push
         fresh = True
         for ev in events:
+            seat, kind, card, face_down = ev
             if fresh:
                 k, slots, leader = self.filled, self.slots, self.leader
                 quiet = not (self.first_back is not None or self.ended or self.court_made or self.redeal
@@ -274,13 +275,12 @@ class Deal:
                 led = slots[0].card.suit if k else None
                 trump_suit = self.trump.suit
                 fresh = False
-            if k == 4 and ev.kind is not TAKE_BACK:
+            if k == 4 and kind is not TAKE_BACK:
                 self._close_trick(self.n_events - 1)
                 k, slots, leader, led = 0, self.slots, self.leader, None
                 quiet = not (self.ended or self.court_made)
                 trump_suit = self.trump.suit
-            seat, card = ev.seat, ev.card
-            if (not quiet or ev.kind is not PLAY or ev.face_down or seat != (leader + k) & 3
+            if (not quiet or kind is not PLAY or face_down or seat != (leader + k) & 3
                     or card is set_aside or pending[seat]
                     or (card not in hands[seat] if hands is not None else card in played)
                     or (led is not None and card.suit != led

@@ -282,3 +282,14 @@ def test_closing_a_session_by_time_counts_it_in_the_standings(store_client):
     assert rows[0]["team"] == ["Bilal", "Dev"] and rows[0]["won"] == 1 and rows[0]["courts_for"] == 1
     again = write(store_client, f"/v1/matches/{mid}/events", t["key"], closed.headers["ETag"], {"events": ev("1:AH")})
     assert again.status_code == 409
+
+
+def test_store_endpoints_answer_malformed_json_400_and_oversized_413(store_client):
+    t = make_tournament(store_client)
+    r = store_client.post("/v1/matches", data="{nope", content_type="application/json", headers=auth(t["key"]))
+    assert r.status_code == 400 and r.mimetype == "application/problem+json"
+    big = '{"tournament": "' + "x" * (1024 * 1024) + '"}'
+    r = store_client.post("/v1/matches", data=big, content_type="application/json", headers=auth(t["key"]))
+    assert r.status_code == 413
+    r = store_client.post("/v1/tournaments", data="name=x", content_type="text/plain")
+    assert r.status_code == 415
