@@ -3,17 +3,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine import resolve
 
-def _winner(verdict: dict) -> int | None:
+
+def _winner(record: dict, verdict: dict) -> int | None:
+    """The target's winner; for a session by time (null target, closed), the team with
+    more of what the scoring counts (courts, or points under points/tens): equal is a draw."""
     m = verdict["match"]
     if m["winner"] is not None:
         return m["winner"]
-    courts = m["courts"]  # a session by time (null target): more courts wins, equal is no winner
-    if courts[0] != courts[1]:
-        return 0 if courts[0] > courts[1] else 1
-    points = m["points"]
-    if points[0] != points[1]:
-        return 0 if points[0] > points[1] else 1
+    counts = m["points"] if resolve(record["preset"], record.get("options")).target_is_points else m["courts"]
+    if counts[0] != counts[1]:
+        return 0 if counts[0] > counts[1] else 1
     return None
 
 
@@ -25,7 +26,7 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
         if not verdict["valid"]:
             continue
         players = record["players"]
-        winner = _winner(verdict)
+        winner = _winner(record, verdict)
         m = verdict["match"]
         for team in (0, 1):
             pair = tuple(sorted((players[team], players[team + 2])))
