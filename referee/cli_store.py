@@ -113,7 +113,7 @@ def serve(args) -> int:
     env = {**os.environ, "DATABASE_URL": url}
     deliver = subprocess.Popen([sys.executable, "-m", "referee.cli", "deliver"], env=env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", args.bind,
-                                 "--workers", str(args.workers), "wsgi:app"], env=env,
+                                 "--workers", str(args.workers), "--access-logfile", "-", "wsgi:app"], env=env,
                                 cwd=Path(__file__).resolve().parents[1])
     def stop(*_):
         gunicorn.terminate()

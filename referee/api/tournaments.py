@@ -96,7 +96,10 @@ def list_matches():
 
 @bp.get("/v1/matches/<match_id>", endpoint="getMatch")
 def get_match(match_id: str):
-    return _match_response(store().get_match(match_id, bearer_key()))
+    view = store().get_match(match_id, bearer_key())
+    if view.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
+        return Response(status=304, headers={"ETag": view.etag})  # live scoreboards poll cheaply
+    return _match_response(view)
 
 
 @bp.post("/v1/matches/<match_id>/events", endpoint="appendEvents")

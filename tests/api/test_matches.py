@@ -78,6 +78,8 @@ def test_store_a_match_and_read_it_back(store_client):
     got = store_client.get(f"/v1/matches/{m['id']}")
     validate_response(got, "/v1/matches/{match_id}", "get")
     assert got.get_json()["verdict"] == m["verdict"] and got.headers["ETag"] == r.headers["ETag"]
+    unchanged = store_client.get(f"/v1/matches/{m['id']}", headers={"If-None-Match": r.headers["ETag"]})
+    assert unchanged.status_code == 304 and unchanged.data == b""
 
 
 def test_writes_need_the_tournaments_own_key(store_client):
