@@ -40,7 +40,7 @@ def public_deal(deal: dict) -> dict:
         trump.pop("card", None)
         trump["suit"] = None
     # A breach proven by the hand would tell what the player still holds.
-    deal["violations"] = [v for v in deal["violations"] if v.get("proof") != "hand" or v["code"] in ("bad_redeal",)]
+    deal["violations"] = [v for v in deal["violations"] if v.get("proof") != "hand"]
     return deal
 
 

@@ -97,10 +97,5 @@ def partner(seat: int) -> int:
     return (seat + 2) % 4
 
 
-def right_of(seat: int) -> int:
-    """The next seat in play order (play goes to the right)."""
-    return (seat + 1) % 4
-
-
 def caller_of(dealer: int) -> int:
     return (dealer + 1) % 4

@@ -569,13 +569,9 @@ class Deal:
         elif number == 7 and max(won) == 7:
             self.first_seven = 0 if won[0] == 7 else 1
 
-    def finish_trick(self) -> None:
-        """Close a trick of four cards now (what the next non-take-back event does)."""
-        if self.filled == 4:
-            self._close_trick(self.n_events - 1)
-
     def finish(self) -> None:
-        """The record ends here: a trick with four cards is complete (R-12)."""
+        """Close a trick of four cards now: the record ends here, or (in simulations)
+        the next event will not be a take-back (R-12)."""
         if self.filled == 4:
             self._close_trick(self.n_events - 1)
 

@@ -106,7 +106,7 @@ def adjudicate(record: Record) -> dict[str, Any]:
         deals.append(report)
         last = deal
     verdict = {"valid": not errors, "errors": errors, "deals": deals, "match": match.as_dict(),
-               "next": _next(match, record, deals, last, expected)}
+               "next": _next(match, deals, last, expected)}
     return verdict
 
 
@@ -124,7 +124,7 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> tuple[
     if penalty is not None:
         penalty.penalty = True
     status = deal.status(penalty)
-    if error is not None and status in ("in_progress",):
+    if error is not None and status == "in_progress":
         status = "invalid"
     result = None
     nxt: int | None = None
@@ -156,7 +156,7 @@ def _trump(deal: Deal, status: str) -> dict:
     return deal.trump.as_dict(finished=status not in ("in_progress", "invalid"))
 
 
-def _next(match: Match, record: Record, deals: list[dict], last: Deal | None, expected: int | None) -> dict | None:
+def _next(match: Match, deals: list[dict], last: Deal | None, expected: int | None) -> dict | None:
     if match.winner is not None:
         return None
     if deals and deals[-1]["status"] == "in_progress" and last is not None:

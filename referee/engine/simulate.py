@@ -37,7 +37,7 @@ def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: 
     events: list[Event] = []
     while not deal.is_over and (stop_after is None or len(events) < stop_after):
         if deal.filled == 4:
-            deal.finish_trick()
+            deal.finish()
             continue
         seat = deal.to_play
         if deal.can_reveal() and rng.random() < reveal_rate:
