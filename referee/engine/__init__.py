@@ -6,13 +6,14 @@
 from .cards import DECK, Card, caller_of, partner, team_of
 from .deal import Deal
 from .errors import InvalidCardError, OptionError, RecordError, RecordFormatError, RefereeError
-from .match import adjudicate, adjudicate_dict
+from .match import DealVerdict, Verdict, adjudicate, adjudicate_dict, judge
 from .options import PRESET_DESCRIPTIONS, PRESETS, Options, preset_options, resolve
 from .record import DealRecord, Event, Record, TrumpSpec
 
 __all__ = [
     "DECK", "Card", "caller_of", "partner", "team_of", "Deal", "InvalidCardError", "OptionError",
-    "RecordError", "RecordFormatError", "RefereeError", "adjudicate", "adjudicate_dict",
+    "RecordError", "RecordFormatError", "RefereeError", "adjudicate", "adjudicate_dict", "judge",
+    "Verdict", "DealVerdict",
     "PRESET_DESCRIPTIONS", "PRESETS", "Options", "preset_options", "resolve",
     "DealRecord", "Event", "Record", "TrumpSpec",
 ]

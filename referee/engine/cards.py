@@ -68,6 +68,8 @@ class Card:
 
 DECK: tuple[Card, ...] = tuple(Card._make(r, s) for s in SUITS for r in RANKS)
 _DECK_BY_TEXT = {str(c): c for c in DECK}
+# The 13 cards of each suit: `hand.isdisjoint(SUIT_CARDS[s])` asks "void in s?" in C.
+SUIT_CARDS = {s: frozenset(c for c in DECK if c.suit == s) for s in SUITS}
 
 
 def _spellings(card: Card):

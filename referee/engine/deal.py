@@ -1,13 +1,13 @@
 """The replay of one deal: applies events, knows what is legal now, says how it ended."""
 from __future__ import annotations
 
-from .cards import SUIT_NAMES, Card, caller_of, partner, team_of
+from .cards import DECK, SUIT_CARDS, SUIT_NAMES, Card, caller_of, partner, team_of
 from .collection import make_collection
 from .errors import RecordError
 from .options import Options
 from .record import PLAY, REVEAL, TAKE_BACK, Event, TrumpSpec
 from .scoring import Facts
-from .trick import Played, Trick, winning_play
+from .trick import CARD, EVENT, SEAT, Play, Played, Trick, winning_play
 from .trump import Trump
 from .violations import Claim, Violation
 
@@ -31,6 +31,7 @@ class Deal:
         self.tens_won = [0, 0]
         self.collection = make_collection(options)
         self._piles = options.collection == "pile"
+        self._count_tens = options.scoring == "tens"
         self._end = options.end
         self.redeal = bool(trump and trump.redeal)
         self.n_events = 0
@@ -38,30 +39,36 @@ class Deal:
         self.court_made = False     # a first-7 court that may be played on (R-4)
         self.play_on = False
         self.first_seven: int | None = None
-        self._played: set[Card] = set()
+        self._raw_plays = False
         self._pending: list[list[Claim]] = [[], [], [], []]
         self._pile_tens = 0
         self._trick_ends: list[int] = []
         self.hands = self._check_hands(hands)
+        # What each seat may still play: its hand, or without hands every card not yet played.
+        self._unplayed: set[Card] = set(DECK) if hands is None else set()
+        self._held: list[set[Card]] = self.hands if self.hands is not None else [self._unplayed] * 4
         self.trump = self._make_trump(trump or TrumpSpec())
         self._set_aside = self.trump.card if self.trump.is_concealed_mode else None  # the face-down card
-        self.next_leader = self.caller
-        self._new_trick()
+        self.leader = self.caller
+        self.slots: list[Play | None] = [None, None, None, None]
+        self.filled = 0
+        self._reset_trick_state()
 
     # -- setting up ---------------------------------------------------------------
 
     def _check_hands(self, hands):
         if hands is None:
             return None
-        if len(hands) != 4 or any(len(h) != 13 for h in hands):
-            raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
-                              + ", ".join(str(len(h)) for h in hands))
-        cards = [c for h in hands for c in h]
-        if len(set(cards)) != 52:
+        sets = [set(h) for h in hands]
+        if len(sets) != 4 or len(sets[0].union(*sets)) != 52 or set(map(len, hands)) != {13}:
+            if len(hands) != 4 or set(map(len, hands)) != {13}:
+                raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
+                                  + ", ".join(str(len(h)) for h in hands))
+            cards = [c for h in hands for c in h]
             twice = sorted({str(c) for c in cards if cards.count(c) > 1})
             raise RecordError("bad_hands", f"hands must hold the 52 cards once each; repeated: {', '.join(twice)}")
         self.dealt = hands
-        return [set(h) for h in hands]
+        return sets
 
     def _bad_trump(self, message: str):
         return RecordError("bad_trump", message)
@@ -137,10 +144,9 @@ class Deal:
 
     # -- the table now ------------------------------------------------------------
 
-    def _new_trick(self) -> None:
-        self.leader = self.next_leader
-        self.slots: list[Played | None] = [None, None, None, None]
-        self.filled = 0
+    def _reset_trick_state(self) -> None:
+        """State only the full rules (push) set; cleared for each new trick."""
+        self._touched = False
         self.first_back: int | None = None
         self.asker: int | None = None
         self.must_trump: int | None = None
@@ -170,7 +176,7 @@ class Deal:
     @property
     def led(self) -> str | None:
         lead = self.slots[0]
-        return lead.card.suit if lead is not None else None
+        return lead[CARD].suit if lead is not None else None
 
     @property
     def is_over(self) -> bool:
@@ -244,6 +250,9 @@ class Deal:
 
     def push(self, event: Event) -> None:
         i = self.n_events
+        self._touched = True
+        if self._raw_plays:
+            self._name_plays()
         kind = event.kind
         if self.filled == 4 and kind != TAKE_BACK:
             self._close_trick(i - 1)
@@ -263,42 +272,51 @@ class Deal:
         out while holding none of the suit led), nothing pending. Anything else goes
         through `push` and the full rules. Table state is re-read after every trick and
         every slow step, the only places it changes."""
-        hands, played, pending = self.hands, self._played, self._pending
-        set_aside, slow = self._set_aside, self.push
-        fresh = True
-        for ev in events:
-            seat, kind, card, face_down = ev
-            if fresh:
-                k, slots, leader = self.filled, self.slots, self.leader
-                quiet = not (self.first_back is not None or self.ended or self.court_made or self.redeal
-                             or self.lead_must_trump or self.asker is not None or self.must_trump is not None)
-                led = slots[0].card.suit if k else None
-                trump_suit = self.trump.suit
-                fresh = False
-            if k == 4 and kind is not TAKE_BACK:
-                self._close_trick(self.n_events - 1)
-                k, slots, leader, led = 0, self.slots, self.leader, None
-                quiet = not (self.ended or self.court_made)
-                trump_suit = self.trump.suit
-            if (not quiet or kind is not PLAY or face_down or seat != (leader + k) & 3
-                    or card is set_aside or pending[seat]
-                    or (card not in hands[seat] if hands is not None else card in played)
-                    or (led is not None and card.suit != led
-                        and (hands is None or trump_suit is None or any(c.suit == led for c in hands[seat])))):
-                self.filled = k
+        hands, held, pending = self.hands, self._held, self._pending
+        set_aside, slow, close, play, take_back = self._set_aside, self.push, self._close_trick, PLAY, TAKE_BACK
+        events = iter(events)
+        while True:  # once, then again after each slow step
+            k, slots, leader, n = self.filled, self.slots, self.leader, self.n_events
+            quiet = self._quiet()
+            led = slots[0][CARD].suit if k else None
+            trump_suit = self.trump.suit
+            for ev in events:
+                seat, kind, card, face_down = ev
+                if k == 4 and kind is not take_back:
+                    self.n_events = n
+                    close(n - 1)
+                    k, slots, leader, led = 0, self.slots, self.leader, None
+                    quiet = not (self.ended or self.court_made)
+                    trump_suit = self.trump.suit
+                hand = held[seat]
+                if (quiet and kind is play and not face_down and seat == (leader + k) & 3
+                        and card in hand and card is not set_aside and not pending[seat]
+                        and (k == 0 or card.suit == led
+                             or (hands is not None and trump_suit is not None
+                                 and hand.isdisjoint(SUIT_CARDS[led])))):
+                    slots[k] = (seat, card, n, False, card.suit == trump_suit)
+                    hand.discard(card)
+                    if k == 0:
+                        led = card.suit
+                    k += 1
+                    n += 1
+                    continue
+                self.filled, self.n_events, self._raw_plays = k, n, True
                 slow(ev)
-                fresh = True
-                continue
-            i = self.n_events
-            self.n_events = i + 1
-            slots[k] = Played(seat, card, i, False, card.suit == trump_suit)
-            if k == 0:
-                led = card.suit
-            k += 1
-            self.filled = k
-            played.add(card)
-            if hands is not None:
-                hands[seat].discard(card)
+                break
+            else:
+                self.filled, self.n_events, self._raw_plays = k, n, True
+                return
+
+    def _name_plays(self) -> None:
+        """The full rules read the table's cards by name: make the fast path's tuples `Played`."""
+        self.slots[:] = [p if p is None or type(p) is Played else Played._make(p) for p in self.slots]
+        self._raw_plays = False
+
+    def _quiet(self) -> bool:
+        """No pending judgement in this trick: the next plain play may take the fast path."""
+        return not (self.first_back is not None or self.ended or self.court_made or self.redeal
+                    or self.lead_must_trump or self.asker is not None or self.must_trump is not None)
 
     def _after_end(self, event: Event, i: int) -> None:
         """An event after the deal was over: an error, or the start of a play-on (R-4)."""
@@ -321,9 +339,9 @@ class Deal:
         k = self.filled if self.first_back is None else self.position
         if seat != (self.leader + k) & 3:
             self._check_turn(seat, i, lambda: f"plays {card}")
-        hand = self.hands[seat] if self.hands is not None else None
-        # With hands a played card has left the hand, so one test covers both errors.
-        if (card not in hand if hand is not None else card in self._played) or card is self._set_aside:
+        hand = self._held[seat]
+        # A played card has left the hand, so one test covers both errors.
+        if card not in hand or card is self._set_aside:
             self._check_card(seat, card, i)
         if face_down:
             self._check_face_down(seat, k, i)
@@ -338,12 +356,10 @@ class Deal:
             self._follow(seat, card, face_down, i)
         self.slots[k] = Played(seat, card, i, face_down, not face_down and card.suit == trump.suit)
         self.filled += 1
-        self._played.add(card)
-        if hand is not None:
-            hand.discard(card)
+        hand.discard(card)
 
     def _check_card(self, seat: int, card: Card, i: int) -> None:
-        if card in self._played:
+        if self._was_played(card):
             raise RecordError("card_played_twice", f"seat {seat} plays {card}, which was already played in this deal", i)
         if self.trump.card is card and self.trump.is_concealed_mode and seat != self.caller:
             raise RecordError("card_not_in_hand", f"seat {seat} plays {card}, but it is the caller's "
@@ -398,9 +414,8 @@ class Deal:
     def _set_first_void(self, card: Card, seat: int, i: int) -> None:
         self.trump.set_first_void(card.suit, self.number, i, seat)
         self.trick_trump_set = dict(self.trump.set_by)
-        for p in self.slots:
-            if p is not None:
-                p.trump = not p.face_down and p.card.suit == card.suit
+        self.slots[:] = [None if p is None else p._replace(trump=not p.face_down and p.card.suit == card.suit)
+                      for p in self.slots]
 
     def _reveal(self, ev: Event, i: int) -> None:
         seat, trump = ev.seat, self.trump
@@ -442,12 +457,13 @@ class Deal:
             self.first_back = k
         self.slots[k] = None
         self.filled -= 1
-        self._played.discard(played.card)
-        if self.hands is not None:
-            self.hands[seat].add(played.card)
+        self._held[seat].add(played.card)
         self._mark_corrected(played.event)
         if self.trump.mode == "first_void" and self.trick_trump_set and self.trick_trump_set["event"] == played.event:
             self._reset_first_void()
+
+    def _was_played(self, card: Card) -> bool:
+        return not any(card in hand for hand in self._held)
 
     def _may_be_illegal(self, played: Played) -> bool:
         if any(v.play_event == played.event and v.is_illegal_play for v in self.violations):
@@ -468,9 +484,7 @@ class Deal:
         self.trump.unset_first_void()
         self.trick_trump_set = None
         led = self.led
-        for p in self.slots:
-            if p is not None:
-                p.trump = False
+        self.slots[:] = [None if p is None else p._replace(trump=False) for p in self.slots]
         for p in self.slots:
             if p is not None and led is not None and p.card.suit != led:
                 self._set_first_void(p.card, p.seat, p.event)
@@ -492,7 +506,7 @@ class Deal:
         claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
         known = self.trump.card
         if (seat == self.caller and known is not None and self.trump.is_concealed_mode and not self.trump.is_hidden
-                and known not in self._played and known.suit == suit and known is not excluded):
+                and known in self._unplayed and known.suit == suit and known is not excluded):
             self._add(claim.violation("hand", known, None))  # the shown card went back to the caller's hand
             return claim
         self._pending[seat].append(claim)
@@ -521,35 +535,46 @@ class Deal:
     # -- closing tricks and the deal ----------------------------------------------
 
     def _close_trick(self, last_event: int) -> None:
-        a, b, c, d = cards = self.slots
+        plays = tuple(self.slots)
         trump_suit = self.trump.suit
-        win = winning_play(cards, trump_suit)
+        win = winning_play(plays, trump_suit)
+        seat, card = win[SEAT], win[CARD]
         number = len(self.tricks) + 1
         collection = self.collection
-        pile_before = collection.pile
-        established = self._established(win) if self._piles else True
-        team = collection.on_trick(number, win.seat, win.card, trump_suit, established)
-        self._pile_tens += a.card.is_ten + b.card.is_ten + c.card.is_ten + d.card.is_ten
-        taken = 0
-        if team is not None:
-            taken = pile_before + 1
+        taken = collection.pile + 1
+        team = collection.on_trick(number, seat, card, trump_suit,
+                                   self._established(win) if self._piles else True)
+        if self._count_tens:
+            self._count_tens_in(plays, team)
+        if team is None:
+            taken = 0
+        else:
             self.tricks_won[team] += taken
+        self.tricks.append(tuple.__new__(Trick, (number, self.leader, plays, seat, card, team,
+                                                 collection.pile, taken, self.trick_reveal, self.trick_trump_set)))
+        self._trick_ends.append(last_event)
+        self._check_end(number, seat)
+        # the next trick, led by this one's winner
+        self.leader = seat
+        self.slots = [None, None, None, None]
+        self.filled = 0
+        if self._touched:
+            self._reset_trick_state()
+
+    def _count_tens_in(self, plays: tuple[Play, ...], team: int | None) -> None:
+        """Tens travel with the tricks: a piled trick's tens go to whoever collects it."""
+        self._pile_tens += sum(p[CARD].is_ten for p in plays)
+        if team is not None:
             self.tens_won[team] += self._pile_tens
             self._pile_tens = 0
-        self.tricks.append(Trick(number, self.leader, (a, b, c, d), win.seat, win.card, team,
-                                 collection.pile, taken, self.trick_reveal, self.trick_trump_set))
-        self._trick_ends.append(last_event)
-        self.next_leader = win.seat
-        self._check_end(number, win.seat)
-        self._new_trick()
 
-    def _established(self, win: Played) -> bool:
+    def _established(self, win: Play) -> bool:
         """Delayed-trump pile games: may this trick start a collecting pair (§6)?"""
         trump = self.trump
         if trump.mode == "first_void":
             return trump.suit is not None
         if trump.is_concealed_mode:
-            return trump.revealed is not None and win.event >= trump.revealed["event"]
+            return trump.revealed is not None and win[EVENT] >= trump.revealed["event"]
         return True
 
     def _check_end(self, number: int, winner: int) -> None:

@@ -9,6 +9,7 @@ from .errors import RecordError
 from .options import Options, resolve
 from .record import DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
+from .trick import Trick
 from .violations import Violation
 
 
@@ -74,52 +75,125 @@ def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordE
     return deal, error
 
 
-def adjudicate(record: Record) -> dict[str, Any]:
-    """The verdict on a record (RECORD.md). Raises OptionError for a bad preset or option."""
+class DealVerdict:
+    """The judgement of one deal. Scores are settled when it is made; `as_dict()`
+    renders the deal's RECORD.md form (tricks, violations) only when asked."""
+
+    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer")
+
+    def __init__(self, dealer: int, deal: Deal | None, status: str, penalty: Violation | None = None,
+                 result: Result | None = None, next_dealer: int | None = None):
+        self.dealer = dealer
+        self.deal = deal
+        self.status = status
+        self.penalty = penalty
+        self.result = result
+        self.next_dealer = next_dealer
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The tricks that count: those up to a penalty (R-1), else all."""
+        if self.deal is None:
+            return []
+        return self.deal.tricks if self.penalty is None else self.deal.tricks[:self.penalty.trick]
+
+    @property
+    def violations(self) -> list[Violation]:
+        if self.deal is None:
+            return []
+        cut = self.penalty.trick if self.penalty is not None else None
+        return [v for v in self.deal.violations if cut is None or v.trick is None or v.trick <= cut]
+
+    def as_dict(self) -> dict:
+        deal = self.deal
+        if deal is None:
+            return {"dealer": self.dealer, "caller": caller_of(self.dealer), "trump": None, "status": self.status,
+                    "tricks": [], "tricks_won": [0, 0], "pile": 0, "violations": [], "result": None,
+                    "next_dealer": None}
+        shown, penalty = self.tricks, self.penalty
+        report = {
+            "dealer": deal.dealer, "caller": deal.caller,
+            "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid")),
+            "status": self.status,
+            "tricks": [t.as_dict() for t in shown],
+            "tricks_won": list(deal.won_until(penalty)),
+            "pile": shown[-1].pile_after if shown else 0,
+            "violations": [v.as_dict() for v in self.violations],
+            "result": self.result.as_dict() if self.result else None,
+            "next_dealer": self.next_dealer,
+        }
+        if deal.hands is None:
+            report["unproven"] = [u for u in deal.unproven() if penalty is None or u["trick"] <= penalty.trick]
+        if penalty is not None:
+            report["ignored_events"] = deal.ignored_events(penalty)
+        return report
+
+
+class Verdict:
+    """The engine's judgement of a record; `as_dict()` is the verdict JSON of RECORD.md."""
+
+    __slots__ = ("errors", "deals", "match", "next")
+
+    def __init__(self, errors: list[dict], deals: list[DealVerdict], match: dict, next: dict | None):
+        self.errors = errors
+        self.deals = deals
+        self.match = match
+        self.next = next
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"valid": self.valid, "errors": self.errors, "deals": [d.as_dict() for d in self.deals],
+                "match": self.match, "next": self.next}
+
+
+def judge(record: Record) -> Verdict:
+    """Replay and score a record. Raises OptionError for a bad preset or option."""
     options = resolve(record.preset, record.options)
     match = Match(options)
     errors: list[dict] = []
-    deals: list[dict] = []
+    deals: list[DealVerdict] = []
     expected: int | None = None
     last: Deal | None = None
     for index, rec in enumerate(record.deals):
         if match.winner is not None:
             errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index}"))
-            deals.append(_stub(rec, "invalid"))
+            deals.append(DealVerdict(rec.dealer, None, "invalid"))
             expected = last = None
             continue
-        if last is not None and not last.is_complete and not last.redeal and deals[-1]["status"] == "in_progress":
+        if last is not None and not last.is_complete and not last.redeal and deals[-1].status == "in_progress":
             errors.append(_error("unfinished_deal_not_last", index - 1, None,
                                  f"deal {index - 1} is unfinished, but deal {index} follows it"))
-            deals[-1]["status"] = "invalid"
+            deals[-1].status = "invalid"
         deal, error = replay_deal(options, rec)
         if error is not None:
             errors.append(_error(error.code, index, error.event, error.message))
         if deal is None:
-            deals.append(_stub(rec, "invalid"))
+            deals.append(DealVerdict(rec.dealer, None, "invalid"))
             expected = last = None
             continue
         if expected is not None and rec.dealer != expected:
             deal.violations.insert(0, Violation(
                 "wrong_dealer", rec.dealer, f"seat {rec.dealer} dealt, but by the rules seat {expected} deals deal {index}"))
-        report, expected = _deal_verdict(match, deal, error)
+        report = _deal_verdict(match, deal, error)
         deals.append(report)
+        expected = report.next_dealer
         last = deal
-    verdict = {"valid": not errors, "errors": errors, "deals": deals, "match": match.as_dict(),
-               "next": _next(match, deals, last, expected)}
-    return verdict
+    return Verdict(errors, deals, match.as_dict(), _next(match, deals, last, expected))
+
+
+def adjudicate(record: Record) -> dict[str, Any]:
+    """The verdict on a record as RECORD.md's JSON. Raises OptionError for a bad preset or option."""
+    return judge(record).as_dict()
 
 
 def _error(code: str, deal: int, event: int | None, message: str) -> dict:
     return {"code": code, "deal": deal, "event": event, "message": message}
 
 
-def _stub(rec: DealRecord, status: str) -> dict:
-    return {"dealer": rec.dealer, "caller": caller_of(rec.dealer), "trump": None, "status": status,
-            "tricks": [], "tricks_won": [0, 0], "pile": 0, "violations": [], "result": None, "next_dealer": None}
-
-
-def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> tuple[dict, int | None]:
+def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVerdict:
     penalty = deal.penalty()
     if penalty is not None:
         penalty.penalty = True
@@ -133,33 +207,13 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> tuple[
     elif status in ("complete", "ended_by_penalty"):
         result = match.score(deal, penalty)
         nxt = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
-    shown = deal.tricks if penalty is None else deal.tricks[:penalty.trick]
-    cut = penalty.trick if penalty is not None else None
-    violations = [v for v in deal.violations if cut is None or v.trick is None or v.trick <= cut]
-    report = {
-        "dealer": deal.dealer, "caller": deal.caller, "trump": _trump(deal, status), "status": status,
-        "tricks": [t.as_dict() for t in shown],
-        "tricks_won": list(deal.won_until(penalty)),
-        "pile": shown[-1].pile_after if shown else 0,
-        "violations": [v.as_dict() for v in violations],
-        "result": result.as_dict() if result else None,
-        "next_dealer": nxt,
-    }
-    if deal.hands is None:
-        report["unproven"] = [u for u in deal.unproven() if cut is None or u["trick"] <= cut]
-    if penalty is not None:
-        report["ignored_events"] = deal.ignored_events(penalty)
-    return report, nxt
+    return DealVerdict(deal.dealer, deal, status, penalty, result, nxt)
 
 
-def _trump(deal: Deal, status: str) -> dict:
-    return deal.trump.as_dict(finished=status not in ("in_progress", "invalid"))
-
-
-def _next(match: Match, deals: list[dict], last: Deal | None, expected: int | None) -> dict | None:
+def _next(match: Match, deals: list[DealVerdict], last: Deal | None, expected: int | None) -> dict | None:
     if match.winner is not None:
         return None
-    if deals and deals[-1]["status"] == "in_progress" and last is not None:
+    if deals and deals[-1].status == "in_progress" and last is not None:
         return _next_in_deal(len(deals) - 1, last)
     dealer = expected if deals else None
     return {"deal": len(deals), "dealer": dealer, "caller": caller_of(dealer) if dealer is not None else None,

@@ -94,14 +94,17 @@ _CHOICES = {
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
 
+MAX_WHOLE = 2 ** 53 - 1  # I-JSON (RFC 7493): larger numbers are not exact everywhere
+
+
 def whole(value: Any) -> int | None:
-    """JSON's idea of an integer: 3 or 3.0, never true/false."""
+    """JSON's idea of an integer: 3 or 3.0, never true/false, at most MAX_WHOLE in size."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return value
     if isinstance(value, float) and value.is_integer():
-        return int(value)
+        value = int(value)
+    if isinstance(value, int) and abs(value) <= MAX_WHOLE:
+        return value
     return None
 
 
@@ -117,13 +120,13 @@ def _check_value(name: str, value: Any) -> Any:
         return value
     if kind == "int":
         if whole(value) is None or whole(value) < 0:
-            raise OptionError(f"option {name!r} must be a whole number >= 0; got {value!r}", name)
+            raise OptionError(f"option {name!r} must be a whole number 0..{MAX_WHOLE}; got {value!r}", name)
         return whole(value)
     if name == "target":
         if value is None:
             return None
         if whole(value) is None or whole(value) < 1:
-            raise OptionError(f"option 'target' must be a whole number >= 1 or null; got {value!r}", name)
+            raise OptionError(f"option 'target' must be a whole number 1..{MAX_WHOLE} or null; got {value!r}", name)
         return whole(value)
     # pile_no_collect_after
     numbers = [whole(v) for v in value] if isinstance(value, (list, tuple)) else [None]

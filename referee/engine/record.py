@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .cards import _PARSE, Card, parse_suit
@@ -24,8 +25,7 @@ class Event(NamedTuple):
         return f"seat {self.seat} takes back their card"
 
 
-@dataclass(frozen=True, slots=True)
-class TrumpSpec:
+class TrumpSpec(NamedTuple):
     suit: str | None = None
     by: int | None = None
     hidden: Card | None = None
@@ -40,8 +40,7 @@ class TrumpSpec:
 _NO_TRUMP = TrumpSpec()
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(NamedTuple):
     dealer: int
     events: tuple[Event, ...] = ()
     hands: tuple[tuple[Card, ...], ...] | None = None
@@ -68,7 +67,7 @@ class Record:
         return cls(
             preset=data["preset"],
             options=dict(options),
-            deals=tuple(_deal(d, f"/deals/{i}") for i, d in enumerate(deals)),
+            deals=tuple([_deal(d, f"/deals/{i}") for i, d in enumerate(deals)]),
             players=tuple(players) if players is not None else None,
         )
 
@@ -134,13 +133,21 @@ def _parse_suit(text: Any, pointer: str) -> str:
 
 # Every plain play event, shared: events are immutable values.
 _PLAYS = {(seat, text): Event(seat, PLAY, card) for seat in range(4) for text, card in _PARSE.items()}
+_SEAT = itemgetter("seat")
 
 
 def _events(events: list, pointer: str) -> tuple[Event, ...]:
-    out = []
+    # Fast path: every event a plain {"seat": int, "play": card}; else one by one.
+    get = _PLAYS.__getitem__
+    try:
+        out = tuple([get((e["seat"], e["play"])) for e in events])
+        if sum(map(len, events)) == 2 * len(out) and bool not in set(map(type, map(_SEAT, events))):
+            return out
+    except (KeyError, TypeError):  # not all plain plays (or unhashable values): see below
+        pass
     plays = _PLAYS.get
+    out = []
     for j, e in enumerate(events):
-        # Fast path for the common plain play; anything else goes through _event.
         if type(e) is dict and len(e) == 2:
             seat, text = e.get("seat"), e.get("play")
             if type(seat) is int and type(text) is str:
@@ -152,29 +159,34 @@ def _events(events: list, pointer: str) -> tuple[Event, ...]:
     return tuple(out)
 
 
-def _hand(cards: list, pointer: str) -> tuple[Card, ...]:
+def _hands(hands: Any, pointer: str) -> tuple[tuple[Card, ...], ...] | None:
+    if hands is None:
+        return None
+    if type(hands) is not list or set(map(type, hands)) - {list}:
+        raise RecordFormatError("must be a list of four lists of cards", pointer)
     try:
-        parsed = tuple(map(_PARSE.get, cards))
-    except TypeError:  # an unhashable entry: find it below
-        parsed = (None,)
-    if None in parsed:
-        for j, c in enumerate(cards):
-            _card(c, f"{pointer}/{j}")
+        parsed = tuple([tuple(map(_PARSE.__getitem__, cards)) for cards in hands])
+    except (KeyError, TypeError):  # a bad card (or an unhashable value): find it
+        for s, cards in enumerate(hands):
+            for j, c in enumerate(cards):
+                _card(c, f"{pointer}/{s}/{j}")
+        raise  # unreachable: _card raised
     return parsed
 
 
 def _deal(data: Any, pointer: str) -> DealRecord:
-    _require(isinstance(data, dict), pointer, "a deal must be an object")
+    if type(data) is not dict:
+        raise RecordFormatError("a deal must be an object", pointer)
     events = data.get("events") or []
-    _require(isinstance(events, list), pointer + "/events", "must be a list")
-    hands = data.get("hands")
-    if hands is not None:
-        _require(isinstance(hands, list) and all(isinstance(h, list) for h in hands),
-                 pointer + "/hands", "must be a list of four lists of cards")
-        hands = tuple(_hand(h, f"{pointer}/hands/{s}") for s, h in enumerate(hands))
+    if type(events) is not list:
+        raise RecordFormatError("must be a list", pointer + "/events")
+    dealer = data.get("dealer")
+    if type(dealer) is not int or not 0 <= dealer <= 3:
+        dealer = _seat(dealer, pointer + "/dealer")
+    trump = data.get("trump")
     return DealRecord(
-        dealer=_seat(data.get("dealer"), pointer + "/dealer"),
-        events=_events(events, pointer + "/events"),
-        hands=hands,
-        trump=_trump(data.get("trump"), pointer + "/trump"),
+        dealer,
+        _events(events, pointer + "/events"),
+        _hands(data.get("hands"), pointer + "/hands"),
+        _trump(trump, pointer + "/trump") if trump is not None else _NO_TRUMP,
     )

@@ -1,15 +1,14 @@
 """Results of a deal, the scoring systems (RULES.md §4, §7, §9) and the next dealer (§8)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .options import Options
 
 COURT_KINDS = frozenset({"court", "goon_court", "bavney", "penalty_court"})
 
 
-@dataclass(frozen=True, slots=True)
-class Facts:
+class Facts(NamedTuple):
     """What happened in a finished deal, before any scoring system looks at it."""
 
     callers: int
@@ -20,8 +19,7 @@ class Facts:
     tens: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class Result(NamedTuple):
     winner: int
     kind: str
     courts: tuple[int, int]

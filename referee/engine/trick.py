@@ -1,53 +1,63 @@
 """Tricks: cards on the table, who wins (RULES.md §2, §5)."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, Tuple
 
 from .cards import Card
 
+# A play as the replay stores it: (seat, card, event, face_down, trump). The replay's
+# fast path keeps plain tuples (a NamedTuple costs an allocation per card); `Played`
+# is the same tuple with names, made when someone looks (`Trick.cards`).
+Play = Tuple[int, Card, int, bool, bool]
+SEAT, CARD, EVENT, FACE_DOWN, TRUMP = range(5)
 
-class Played:
+
+class Played(NamedTuple):
     """A card on the table, with whether it counted as a trump when played."""
 
-    __slots__ = ("seat", "card", "event", "face_down", "trump")
-
-    def __init__(self, seat: int, card: Card, event: int, face_down: bool, trump: bool):
-        self.seat = seat
-        self.card = card
-        self.event = event
-        self.face_down = face_down
-        self.trump = trump
-
-    def as_dict(self) -> dict:
-        data = {"seat": self.seat, "card": self.card.text, "event": self.event}
-        if self.trump:
-            data["trump"] = True
-        if self.face_down:
-            data["face_down"] = True
-        return data
+    seat: int
+    card: Card
+    event: int
+    face_down: bool = False
+    trump: bool = False
 
 
-def winning_play(cards: list[Played], trump_suit: str | None) -> Played:
+def play_dict(p: Play) -> dict:
+    seat, card, event, face_down, trump = p
+    if not (trump or face_down):
+        return {"seat": seat, "card": card.text, "event": event}
+    data = {"seat": seat, "card": card.text, "event": event}
+    if trump:
+        data["trump"] = True
+    if face_down:
+        data["face_down"] = True
+    return data
+
+
+def winning_play(plays: tuple[Play, ...], trump_suit: str | None) -> Play:
     """The highest active trump; if the trump suit is the suit led (or no trump was
-    played), the highest card of the suit led. A face-down card never wins."""
-    led = cards[0].card.suit
+    played), the highest card of the suit led. A face-down card never wins (and is
+    never an active trump)."""
+    led = plays[0][CARD].suit
     best = None
+    top = -1
     if trump_suit != led:
-        for p in cards:
-            if p.trump and not p.face_down and (best is None or p.card.strength > best.card.strength):
-                best = p
+        for p in plays:
+            if p[TRUMP] and p[CARD].strength > top:
+                best, top = p, p[CARD].strength
         if best is not None:
             return best
-    for p in cards:
-        if p.card.suit == led and not p.face_down and (best is None or p.card.strength > best.card.strength):
-            best = p
-    return best  # the lead itself always qualifies
+    for p in plays:
+        card = p[CARD]
+        if card.suit == led and card.strength > top and not p[FACE_DOWN]:
+            best, top = p, card.strength
+    return best  # type: ignore[return-value]  # the lead itself always qualifies
 
 
 class Trick(NamedTuple):
     number: int
     leader: int
-    cards: tuple[Played, ...]
+    plays: tuple[Play, ...]  # in play order; see `cards` for named values
     winner: int
     winning_card: Card
     collected_by: int | None
@@ -57,15 +67,18 @@ class Trick(NamedTuple):
     trump_set: dict | None = None
 
     @property
+    def cards(self) -> tuple[Played, ...]:
+        return tuple(map(Played._make, self.plays))
+
+    @property
     def led(self) -> str:
-        return self.cards[0].card.suit
+        return self.plays[0][CARD].suit
 
     def as_dict(self) -> dict:
         data = {
             "number": self.number,
             "leader": self.leader,
-            "cards": [{"seat": p.seat, "card": p.card.text, "event": p.event} if not (p.trump or p.face_down)
-                      else p.as_dict() for p in self.cards],
+            "cards": list(map(play_dict, self.plays)),
             "winner": self.winner,
             "winning_team": self.winner & 1,
             "winning_card": self.winning_card.text,

@@ -62,6 +62,19 @@ def test_deeply_nested_and_non_standard_json_is_400(client):
 def test_non_utf8_body_is_400(client):
     r = post(client, b"\xff\xfe{")
     assert r.status_code == 400
+    assert "not UTF-8" in r.get_json()["detail"]
+
+
+def test_a_byte_order_mark_is_ignored(client):
+    r = post(client, b"\xef\xbb\xbf" + json.dumps({"preset": "court-piece", "deals": []}).encode())
+    assert r.status_code == 200 and r.get_json()["valid"]
+
+
+def test_a_number_too_large_to_be_exact_is_422_not_changed(client):
+    # 2**70 cannot be held exactly by every JSON reader (I-JSON); it is refused, never rounded.
+    r = post(client, '{"preset": "court-piece", "options": {"streak_points": 1180591620717411303424}, "deals": []}')
+    assert r.status_code == 422
+    assert r.get_json()["errors"][0]["pointer"] == "/options/streak_points"
 
 
 def test_wrong_content_type_is_415(client):

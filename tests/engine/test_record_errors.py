@@ -121,3 +121,33 @@ def test_malformed_record_raises_format_error_with_pointer():
     with pytest.raises(RecordFormatError) as info:
         adjudicate_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": [{"seat": 5, "play": "AS"}]}]})
     assert info.value.pointer == "/deals/0/events/0/seat"
+
+
+@pytest.mark.parametrize("event, pointer", [
+    ({"seat": True, "play": "AS"}, "/deals/0/events/1/seat"),     # true is not seat 1
+    ({"seat": 1, "play": "AS", "reveal": True}, "/deals/0/events/1"),  # two kinds in one event
+    ({"seat": 1, "play": ["AS"]}, "/deals/0/events/1/play"),
+    ({"seat": 1.5, "play": "AS"}, "/deals/0/events/1/seat"),
+    ("1:AS", "/deals/0/events/1"),
+])
+def test_a_bad_event_among_plain_plays_is_found_and_pointed_at(event, pointer):
+    events = [{"seat": 1, "play": "2S"}, event, {"seat": 3, "play": "4S"}]
+    with pytest.raises(RecordFormatError) as info:
+        Record.from_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": events}]})
+    assert info.value.pointer == pointer
+
+
+def test_extra_fields_of_a_play_are_read_not_dropped():
+    events = [{"seat": 1, "play": "2S"}, {"seat": 2, "play": "3S", "face_down": False}, {"seat": 3.0, "play": "10s"}]
+    record = Record.from_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": events}]})
+    assert [(e.seat, str(e.card), e.face_down) for e in record.deals[0].events] == [(1, "2S", False), (2, "3S", False), (3, "TS", False)]
+    events[1]["face_down"] = True
+    record = Record.from_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": events}]})
+    assert record.deals[0].events[1].face_down is True
+
+
+def test_an_option_too_large_to_be_exact_is_refused():
+    with pytest.raises(OptionError) as info:
+        adjudicate(Record(preset="court-piece", options={"streak_points": 2.0 ** 60}))
+    assert info.value.option == "streak_points"
+    assert adjudicate(Record(preset="court-piece", options={"streak_points": 3.0}))["valid"]

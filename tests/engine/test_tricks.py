@@ -37,3 +37,18 @@ def test_first_trick_led_by_anyone_but_the_caller_is_out_of_turn():
     v = verdict("court-piece", [deal(0, ev("0:AH"), {"suit": "S"})])
     assert not v["valid"]
     assert v["errors"][0]["code"] == "out_of_turn" and v["errors"][0]["event"] == 0
+
+
+def test_the_verdict_object_names_what_the_dict_shows():
+    from referee.engine import Record, judge
+    from tests.helpers import deal as deal_json
+
+    data = {"preset": "court-piece", "deals": [deal_json(0, ev("1:KH 2:AH 3:3S 0:5H 3:2D"), {"suit": "S"})]}
+    record = Record.from_dict(data)
+    v = judge(record)
+    assert v.valid and v.as_dict() == verdict("court-piece", data["deals"])
+    trick = v.deals[0].tricks[0]
+    assert trick.winner == 3 and str(trick.winning_card) == "3S"
+    assert [(p.seat, str(p.card), p.event, p.trump) for p in trick.cards] == [
+        (1, "KH", 0, False), (2, "AH", 1, False), (3, "3S", 2, True), (0, "5H", 3, False)]
+    assert v.deals[0].status == "in_progress" and v.next["to_play"] == 0
