@@ -1,6 +1,8 @@
 """Cards, suits, seats and teams: the small value types of the game."""
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .errors import InvalidCardError
 
 RANKS = "23456789TJQKA"  # index = strength, low to high
@@ -82,6 +84,7 @@ def _spellings(card: Card):
 
 
 _PARSE = {text: card for card in DECK for text in _spellings(card)}
+SPELLINGS = MappingProxyType(_PARSE)  # every accepted spelling of a card -> the card
 
 
 def parse_suit(text: str) -> str:

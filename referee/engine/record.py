@@ -131,30 +131,28 @@ def _parse_suit(text: Any, pointer: str) -> str:
         raise RecordFormatError(str(exc), pointer) from None
 
 
-# Every plain play event, shared: events are immutable values.
-_PLAYS = {(seat, text): Event(seat, PLAY, card) for seat in range(4) for text, card in _PARSE.items()}
+# Every plain play event, shared (events are immutable values): _PLAYS[seat][text].
+_PLAYS = {seat: {text: Event(seat, PLAY, card) for text, card in _PARSE.items()} for seat in range(4)}
 _SEAT = itemgetter("seat")
 
 
 def _events(events: list, pointer: str) -> tuple[Event, ...]:
-    # Fast path: every event a plain {"seat": int, "play": card}; else one by one.
-    get = _PLAYS.__getitem__
+    # Fast path: every event a plain {"seat": 0..3, "play": card}; else one by one.
+    plays = _PLAYS
     try:
-        out = tuple([get((e["seat"], e["play"])) for e in events])
-        if sum(map(len, events)) == 2 * len(out) and bool not in set(map(type, map(_SEAT, events))):
-            return out
-    except (KeyError, TypeError):  # not all plain plays (or unhashable values): see below
+        fast = tuple([plays[e["seat"]][e["play"]] for e in events])
+        # No other field hidden beside seat and play, and no seat `true` (equal to 1 as a key).
+        if sum(map(len, events)) == 2 * len(fast) and bool not in set(map(type, map(_SEAT, events))):
+            return fast
+    except (KeyError, TypeError):  # not all plain plays: see below
         pass
-    plays = _PLAYS.get
     out = []
     for j, e in enumerate(events):
         if type(e) is dict and len(e) == 2:
             seat, text = e.get("seat"), e.get("play")
-            if type(seat) is int and type(text) is str:
-                event = plays((seat, text))
-                if event is not None:
-                    out.append(event)
-                    continue
+            if type(seat) is int and seat in plays and type(text) is str and text in plays[seat]:
+                out.append(plays[seat][text])
+                continue
         out.append(_event(e, f"{pointer}/{j}"))
     return tuple(out)
 

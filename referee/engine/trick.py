@@ -22,18 +22,6 @@ class Played(NamedTuple):
     trump: bool = False
 
 
-def play_dict(p: Play) -> dict:
-    seat, card, event, face_down, trump = p
-    if not (trump or face_down):
-        return {"seat": seat, "card": card.text, "event": event}
-    data = {"seat": seat, "card": card.text, "event": event}
-    if trump:
-        data["trump"] = True
-    if face_down:
-        data["face_down"] = True
-    return data
-
-
 def winning_play(plays: tuple[Play, ...], trump_suit: str | None) -> Play:
     """The highest active trump; if the trump suit is the suit led (or no trump was
     played), the highest card of the suit led. A face-down card never wins (and is
@@ -74,11 +62,22 @@ class Trick(NamedTuple):
     def led(self) -> str:
         return self.plays[0][CARD].suit
 
+    def _cards_dicts(self) -> list[dict]:
+        out = []
+        for seat, card, event, face_down, trump in self.plays:
+            data = {"seat": seat, "card": card.text, "event": event}
+            if trump:
+                data["trump"] = True
+            if face_down:
+                data["face_down"] = True
+            out.append(data)
+        return out
+
     def as_dict(self) -> dict:
         data = {
             "number": self.number,
             "leader": self.leader,
-            "cards": list(map(play_dict, self.plays)),
+            "cards": self._cards_dicts(),
             "winner": self.winner,
             "winning_team": self.winner & 1,
             "winning_card": self.winning_card.text,

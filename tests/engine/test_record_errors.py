@@ -128,6 +128,7 @@ def test_malformed_record_raises_format_error_with_pointer():
     ({"seat": 1, "play": "AS", "reveal": True}, "/deals/0/events/1"),  # two kinds in one event
     ({"seat": 1, "play": ["AS"]}, "/deals/0/events/1/play"),
     ({"seat": 1.5, "play": "AS"}, "/deals/0/events/1/seat"),
+    ({"seat": -1, "play": "AS"}, "/deals/0/events/1/seat"),   # not seat 3 counted from the end
     ("1:AS", "/deals/0/events/1"),
 ])
 def test_a_bad_event_among_plain_plays_is_found_and_pointed_at(event, pointer):
