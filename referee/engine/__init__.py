@@ -1,7 +1,7 @@
 """The referee's engine: pure Python rules of Court Piece and its family.
 
-    >>> from referee.engine import Record, adjudicate
-    >>> verdict = adjudicate(Record.from_dict(data))
+    >>> from referee.engine import Record, judge
+    >>> verdict = judge(Record.from_dict(data))   # a Verdict; .as_dict() is RECORD.md's JSON
 """
 from .cards import DECK, Card, caller_of, partner, team_of
 from .deal import Deal

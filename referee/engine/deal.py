@@ -60,7 +60,7 @@ class Deal:
         if hands is None:
             return None
         sets = [set(h) for h in hands]
-        if len(sets) != 4 or len(sets[0].union(*sets)) != 52 or set(map(len, hands)) != {13}:
+        if len(sets) != 4 or len(set().union(*hands)) != 52 or set(map(len, hands)) != {13}:
             if len(hands) != 4 or set(map(len, hands)) != {13}:
                 raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
                                   + ", ".join(str(len(h)) for h in hands))

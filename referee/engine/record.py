@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from .cards import _PARSE, Card, parse_suit
+from .cards import _PARSE, SUITS, Card, parse_suit
 from .errors import InvalidCardError, RecordFormatError
 
 PLAY, REVEAL, TAKE_BACK = "play", "reveal", "take_back"
@@ -108,9 +108,15 @@ def _event(data: Any, pointer: str) -> Event:
     return Event(seat, kind)
 
 
+# The usual trump, {"suit": S}, shared: specs are immutable values.
+_CALLED = {suit: TrumpSpec(suit=suit) for suit in SUITS}
+
+
 def _trump(data: Any, pointer: str) -> TrumpSpec:
     if data is None:
         return _NO_TRUMP
+    if type(data) is dict and len(data) == 1 and type(data.get("suit")) is str and data["suit"] in _CALLED:
+        return _CALLED[data["suit"]]
     _require(isinstance(data, dict), pointer, "must be an object or null")
     if data.get("redeal") is True:
         return TrumpSpec(redeal=True)
