@@ -288,7 +288,7 @@ class Deal:
                     k, slots, leader, led = 0, self.slots, self.leader, None
                     quiet = not (self.ended or self.court_made)
                     trump_suit = self.trump.suit
-                hand = held[seat]
+                hand = held[seat & 3]  # a seat out of range fails the turn test below, not here
                 if (quiet and kind is play and not face_down and seat == (leader + k) & 3
                         and card in hand and card is not set_aside and not pending[seat]
                         and (k == 0 or card.suit == led
