@@ -278,7 +278,7 @@ class Deal:
         while True:  # once, then again after each slow step
             k, slots, leader, n = self.filled, self.slots, self.leader, self.n_events
             quiet = self._quiet()
-            led = slots[0][CARD].suit if k else None
+            led = self.led  # None with no lead on the table (none yet, or taken back)
             trump_suit = self.trump.suit
             for ev in events:
                 seat, kind, card, face_down = ev

@@ -217,3 +217,19 @@ def test_a_pair_whose_first_trick_was_won_before_the_reveal_does_not_collect():
 def test_no_collection_after_tricks_one_and_two_in_hidden_rung():
     v = hidden("hidden-rung", "1:? 1:AS 2:2S 3:3S 0:4S  1:KS 2:5S 3:6S 0:8S  1:QS 2:TS 3:JS 0:9D", card="7S")
     assert [t["collected"] for t in v["deals"][0]["tricks"]] == [0, 0, 3]
+
+
+def test_the_lead_taken_back_after_the_next_card_then_led_again():
+    # The caller shows on lead and leads AH while holding spades (trumps): a possible
+    # breach. Seat 2 follows, then the caller takes back the lead (R-12) and leads a
+    # trump; seat 2 may then take back too and play again. The table has a hole at
+    # the lead while seat 2's card lies: the replay must read that state.
+    v = hidden("rr-hidden-rung", "1:? 1:AH 2:4S 1:< 2:< 1:3S 2:4S 3:5S 0:6S", hands=HANDS)
+    assert v["valid"], v["errors"]
+    assert [c[:2] for c in codes(v)] == [("must_lead_trump_after_reveal", 1)]
+    assert v["deals"][0]["violations"][0]["corrected"] is True
+    trick = v["deals"][0]["tricks"][0]
+    assert [c["card"] for c in trick["cards"]] == ["3S", "4S", "5S", "6S"] and trick["winner"] == 0
+    # Without hands the same record is read the same way.
+    v = hidden("rr-hidden-rung", "1:? 1:AH 2:4S 1:< 2:< 1:3S 2:4S 3:5S 0:6S")
+    assert v["valid"], v["errors"]
