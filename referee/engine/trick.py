@@ -6,8 +6,8 @@ from typing import NamedTuple, Tuple
 from .cards import Card
 
 # A play as the replay stores it: (seat, card, event, face_down, trump). The replay's
-# fast path keeps plain tuples (a NamedTuple costs an allocation per card); `Played`
-# is the same tuple with names, made when someone looks (`Trick.cards`).
+# fast path builds plain tuples (a NamedTuple's constructor call per card cost ~7 us a
+# deal); `Played` is the same tuple with names, made when someone looks (`Trick.cards`).
 Play = Tuple[int, Card, int, bool, bool]
 SEAT, CARD, EVENT, FACE_DOWN, TRUMP = range(5)
 
