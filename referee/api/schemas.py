@@ -113,7 +113,8 @@ def _plain_plays(events: list) -> list | None:
     for e in events:
         if type(e) is not dict or len(e) != 2:
             return None
-        seat, card = e.get("seat"), SPELLINGS.get(e.get("play")) if type(e.get("play")) is str else None
+        seat, text = e.get("seat"), e.get("play")
+        card = SPELLINGS.get(text) if type(text) is str else None
         if type(seat) is not int or not 0 <= seat <= 3 or card is None:
             return None
         out.append({"seat": seat, "play": card.text})

@@ -59,16 +59,15 @@ class Deal:
     def _check_hands(self, hands):
         if hands is None:
             return None
-        sets = [set(h) for h in hands]
-        if len(sets) != 4 or len(set().union(*hands)) != 52 or set(map(len, hands)) != {13}:
-            if len(hands) != 4 or set(map(len, hands)) != {13}:
-                raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
-                                  + ", ".join(str(len(h)) for h in hands))
+        if len(hands) != 4 or set(map(len, hands)) != {13}:
+            raise RecordError("bad_hands", "hands must be four lists of 13 cards; got sizes "
+                              + ", ".join(str(len(h)) for h in hands))
+        if len(set().union(*hands)) != 52:
             cards = [c for h in hands for c in h]
             twice = sorted({str(c) for c in cards if cards.count(c) > 1})
             raise RecordError("bad_hands", f"hands must hold the 52 cards once each; repeated: {', '.join(twice)}")
         self.dealt = hands
-        return sets
+        return [set(h) for h in hands]
 
     def _bad_trump(self, message: str):
         return RecordError("bad_trump", message)
