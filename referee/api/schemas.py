@@ -142,6 +142,7 @@ class RecordSchema(Schema):
     options = fields.Dict(keys=fields.String(), load_default=dict)
     players = fields.List(fields.String(), validate=validate.Length(equal=4), allow_none=True)
     deals = fields.List(fields.Nested(DealSchema), required=True)
+    closed = StrictBool()
 
     @validates_schema
     def _options(self, data, **kwargs):

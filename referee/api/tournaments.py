@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from referee.store.service import MatchView, Store, Webhooks, iso
+from referee.store.standings import TIE_BREAK
 
 from .auth import bearer_key
 from .problems import Problem
@@ -63,7 +64,8 @@ def get_tournament(tournament_id: str):
 
 @bp.get("/v1/tournaments/<tournament_id>/standings", endpoint="getStandings")
 def get_standings(tournament_id: str):
-    return jsonify({"tournament": tournament_id, "standings": store().standings(tournament_id, bearer_key())})
+    return jsonify({"tournament": tournament_id, "tie_break": TIE_BREAK,
+                    "standings": store().standings(tournament_id, bearer_key())})
 
 
 @bp.get("/v1/tournaments/<tournament_id>/feed", endpoint="getFeed")

@@ -9,6 +9,7 @@ class Immediate:
     """The winner's team takes the trick."""
 
     pile = 0
+    rule = None
 
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int:
         return winner & 1  # team_of, inlined: called for every trick
@@ -30,22 +31,24 @@ class Pile:
     def __init__(self, options: Options):
         self.options = options
         self.pile = 0
+        self.rule: list[str] | None = None
         self._prev_winner: int | None = None
         self._prev_card = None
         self._prev_established = False
         self._prev_collected = True
 
-    def _may_seal(self, number: int, winning_card, trump_suit) -> bool:
+    def _blocked_by(self, number: int, winning_card, trump_suit) -> str | None:
+        """The option (its rule id) that keeps this trick from collecting, or None."""
         o = self.options
         if number == 2 and not o.pile_first_pair_collects:
-            return False
+            return "pile.first-pair"
         if number in o.pile_no_collect_after:
-            return False
+            return "pile.no-collect-after"
         if o.pile_ace_on_ace and winning_card.is_ace and self._prev_card is not None and self._prev_card.is_ace:
-            return False
+            return "pile.ace-on-ace"
         if o.pile_trump_ace_no_seal and winning_card.is_ace and winning_card.suit == trump_suit:
-            return False
-        return True
+            return "pile.trump-ace"
+        return None
 
     def _pair_open_for(self, winner: int) -> bool:
         return self._prev_winner == winner and not self._prev_collected and self._prev_established
@@ -53,14 +56,25 @@ class Pile:
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
         """Add the trick to the pile; return the collecting team or None."""
         self.pile += 1
-        collects = number == 13 or (
-            self._pair_open_for(winner) and self._may_seal(number, winning_card, trump_suit)
-        )
+        pair = self._pair_open_for(winner)
+        blocked = self._blocked_by(number, winning_card, trump_suit) if pair else None
+        collects = number == 13 or (pair and blocked is None)
+        self.rule = self._why(number, winner, pair, blocked, collects)
         self._prev_winner, self._prev_card = winner, winning_card
         self._prev_established, self._prev_collected = established, collects
         if collects:
             self.pile = 0
             return team_of(winner)
+        return None
+
+    def _why(self, number: int, winner: int, pair: bool, blocked: str | None, collects: bool) -> list[str] | None:
+        """The rules behind what happened to the pile at this trick (None: it just grew)."""
+        if collects:
+            return ["pile.collect"] if pair and blocked is None else ["pile.last-trick"]
+        if blocked is not None:
+            return [blocked, "R-8"]
+        if self._prev_winner == winner and not self._prev_collected and not self._prev_established:
+            return ["pile.delayed"]  # a pair whose first trick came before trumps were known
         return None
 
     def collector(self, next_number: int) -> int | None:

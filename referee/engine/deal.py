@@ -8,7 +8,7 @@ from .options import Options
 from .record import PLAY, REVEAL, TAKE_BACK, Event, TrumpSpec
 from .scoring import Facts
 from .trick import CARD, EVENT, SEAT, Play, Played, Trick, winning_play
-from .trump import Trump
+from .trump import REVEAL_RULES, Trump
 from .violations import Claim, Violation
 
 
@@ -211,6 +211,11 @@ class Deal:
         follow = [c for c in hand if c.suit == self.led]
         if follow:
             return sorted(follow)
+        if trump.is_hidden and trump.reveals_on_void and seat == self.caller:
+            hand = list(self.hands[seat])  # R-23: turned up just before the play, back in hand
+            follow = [c for c in hand if c.suit == self.led]
+            if follow:
+                return follow
         obliged = seat in (self.asker, self.must_trump) or (trump.is_hidden and trump.must_trump_on_void)
         suit = trump.suit or trump._secret
         trumps = [c for c in hand if c.suit == suit] if obliged else []
@@ -346,8 +351,8 @@ class Deal:
             self._check_face_down(seat, k, i)
         if self._pending[seat]:
             self._prove_pending(seat, card, i)
-        if card is self._set_aside and trump.is_hidden:
-            self._hidden_card_played(seat, card, i)
+        if trump.is_hidden:
+            self._before_play_hidden(seat, card, face_down, k, i)
         if k == 0:
             if self.lead_must_trump and card.suit != trump.suit:
                 self._claim("must_lead_trump_after_reveal", seat, trump.suit, i, card, None, i)
@@ -381,32 +386,73 @@ class Deal:
         if why:
             raise RecordError("bad_face_down", f"seat {seat} plays face down: {why}", i)
 
+    # -- the hidden trump's life at a play, in the order its rules apply ------------------
+
+    def _before_play_hidden(self, seat: int, card: Card, face_down: bool, k: int, i: int) -> None:
+        """While the trump card lies face down (hidden, band), before a card is placed:
+        1. band auto: a show-out by any seat turns it up first (R-14, R-23);
+        2. band auto: so does the caller following with it as their only card of the
+           suit led (R-23); it is back in hand, so the play is legal;
+        3. the hidden card played while still face down: legal as the 13th card (R-6),
+           otherwise `hidden_card_played` (R-13, R-23)."""
+        trump = self.trump
+        hidden_card = card is self._set_aside
+        if k > 0 and trump.reveals_on_void:
+            if face_down or card.suit != self.led:
+                self._reveal_trump(seat, i, "void")
+                if trump.must_trump_on_void:
+                    self.must_trump = seat
+                return
+            if hidden_card:
+                self._follow_with_hidden(seat, card, i)
+                return
+        if hidden_card:
+            self._hidden_card_played(seat, card, i)
+
+    def _follow_with_hidden(self, seat: int, card: Card, i: int) -> None:
+        """R-23: the caller follows suit with the face-down card. Legal if it was their only
+        card of the suit led (without hands: until a later play of the suit proves otherwise)."""
+        led = self.led
+        if self.number == 13:
+            self._reveal_trump(seat, i, "last_card")
+            return
+        if self.hands is not None and self._holds(seat, led, card) is not None:
+            self._hidden_card_played(seat, card, i)
+            return
+        self._reveal_trump(seat, i, "followed")
+        if self.hands is None:
+            self._pending[seat].append(Claim("hidden_card_played", seat, led, self.number, i, card, led, i, card, band=True))
+
     def _hidden_card_played(self, seat: int, card: Card, i: int) -> None:
         if self.number == 13:  # R-6: the last card; showing it and playing it is legal
             self._reveal_trump(seat, i, "last_card")
             return
-        self._add(Violation("hidden_card_played", seat,
-                            f"seat {seat} played the hidden trump card {card} while it was face down",
-                            self.number, i, card, self.led, "hand", None, i))
+        v = Violation("hidden_card_played", seat,
+                      f"seat {seat} played the hidden trump card {card} while it was face down",
+                      self.number, i, card, self.led, "hand", None, i)
+        if self.trump.mode == "band":
+            v.extra_rules = ("trump.band", "R-23")
+        self._add(v)
         self._reveal_trump(seat, i, "played")
 
     def _follow(self, seat: int, card: Card, face_down: bool, i: int) -> None:
         led, trump = self.led, self.trump
         if face_down and card.suit == led:
-            self._add(Violation("revoke", seat, f"seat {seat} played {card} face down on a "
-                                f"{SUIT_NAMES[led]} lead: a card of the suit led must be played face up",
-                                self.number, i, card, led, "hand", None, i))
+            v = Violation("revoke", seat, f"seat {seat} played {card} face down on a "
+                          f"{SUIT_NAMES[led]} lead: a card of the suit led must be played face up",
+                          self.number, i, card, led, "hand", None, i)
+            v.extra_rules = ("trump.hidden.face-down", "R-13")
+            self._add(v)
             return
         if card.suit == led:
             return
         if trump.mode == "first_void" and trump.suit is None:
             self._set_first_void(card, seat, i)
-        if trump.is_hidden and trump.reveals_on_void:
-            self._reveal_trump(seat, i, "void")
-            if trump.must_trump_on_void:
-                self.must_trump = seat
-        self._claim("revoke", seat, led, i, card, led, i)
-        if seat in (self.asker, self.must_trump) and card.suit != trump.suit and not face_down:
+        revoke = self._claim("revoke", seat, led, i, card, led, i)
+        # R-23: one failure, one breach. The obligation to trump binds only a player who
+        # could not follow (with hands: known now; without: until a revoke is proven).
+        if (seat in (self.asker, self.must_trump) and trump.suit != led and card.suit != trump.suit
+                and not face_down and (self.hands is None or revoke is None)):
             asked = self._ask_claim if seat == self.asker else None
             self._claim("must_trump_after_ask", seat, trump.suit, i, card, led, i, asked)
 
@@ -437,7 +483,8 @@ class Deal:
 
     def _reveal_trump(self, seat: int, i: int, how: str) -> None:
         self.trump.reveal(self.number, i, seat, how)
-        self.trick_reveal = {"event": i, "seat": seat, "after_cards": self.position, "how": how}
+        self.trick_reveal = {"event": i, "seat": seat, "after_cards": self.position, "how": how,
+                             "rule": REVEAL_RULES[how]}
 
     def _take_back(self, ev: Event, i: int) -> None:
         seat = ev.seat
@@ -494,15 +541,16 @@ class Deal:
     def _claim(self, code, seat, suit, i, card, led, play_event, asked=None, excluded=None):
         if excluded is None:
             excluded = self._excluded(seat)
+        band = code == "must_trump_after_ask" and asked is None or code == "hidden_card_played"
         if self.hands is not None:
             held = self._holds(seat, suit, excluded)
             if held is None and code != "ask_while_able_to_follow":
                 return None  # the claim is true: nothing to record (only an ask is linked to later)
-            claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
+            claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked, band)
             if held is not None and not (asked is not None and self._was_violated(asked)):
                 self._add(claim.violation("hand", held, None))
             return claim
-        claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked)
+        claim = Claim(code, seat, suit, self.number, i, card, led, play_event, excluded, asked, band)
         known = self.trump.card
         if (seat == self.caller and known is not None and self.trump.is_concealed_mode and not self.trump.is_hidden
                 and known in self._unplayed and known.suit == suit and known is not excluded):
@@ -521,10 +569,24 @@ class Deal:
         keep = []
         for c in claims:
             if c.suit == card.suit and card is not c.excluded:
-                self._add(c.violation("later_play", card, i))
+                self._prove(c, card, i)
             else:
                 keep.append(c)
         self._pending[seat] = keep
+
+    def _prove(self, claim: Claim, card: Card, i: int) -> None:
+        """A later play proves a claim false (R-2). One failure is one breach (R-13, R-23):
+        an obligation to trump falls when the same play is proven a revoke, or the ask it
+        came from is proven illegal."""
+        if claim.code == "must_trump_after_ask" and any(
+                v.play_event == claim.play_event and v.code == "revoke" or claim.asked is not None and v.linked is claim.asked
+                for v in self.violations):
+            return
+        self._add(claim.violation("later_play", card, i))
+        if claim.code in ("revoke", "ask_while_able_to_follow"):
+            self.violations[:] = [v for v in self.violations if not (
+                v.code == "must_trump_after_ask" and v.linked is not None
+                and (v.play_event == claim.play_event or v.linked.asked is claim))]
 
     def _add(self, violation: Violation) -> None:
         self.violations.append(violation)
@@ -550,7 +612,8 @@ class Deal:
         else:
             self.tricks_won[team] += taken
         self.tricks.append(tuple.__new__(Trick, (number, self.leader, plays, seat, card, team,
-                                                 collection.pile, taken, self.trick_reveal, self.trick_trump_set)))
+                                                 collection.pile, taken, self.trick_reveal, self.trick_trump_set,
+                                                 collection.rule)))
         self._trick_ends.append(last_event)
         self._check_end(number, seat)
         # the next trick, led by this one's winner
@@ -650,5 +713,19 @@ class Deal:
         return list(range(self._trick_ends[penalty.trick - 1] + 1, self.n_events))
 
     def unproven(self) -> list[dict]:
-        return [c.unproven() for claims in self._pending for c in claims
-                if c.code == "revoke" and not c.corrected]
+        """Show-outs never contradicted, of seats that still hold cards: once a seat has
+        played all 13, its hand is known and each show-out was legal (R-27)."""
+        done = self.seats_done()
+        return [c.unproven() for seat, claims in enumerate(self._pending) if not done[seat] for c in claims
+                if c.code in ("revoke", "hidden_card_played") and not c.corrected]
+
+    def seats_done(self) -> list[bool]:
+        """Per seat: has it played all 13 of its cards?"""
+        count = [0, 0, 0, 0]
+        for t in self.tricks:
+            for p in t.plays:
+                count[p[SEAT]] += 1
+        for p in self.slots:
+            if p is not None:
+                count[p[SEAT]] += 1
+        return [n == 13 for n in count]

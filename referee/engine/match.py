@@ -23,6 +23,8 @@ class Match:
         self.points = [0, 0]
         self.streak = [0, 0]
         self.winner: int | None = None
+        self.closed = False
+        self.rule: list[str] | None = None  # what decided the winner
 
     def score(self, deal: Deal, penalty: Violation | None) -> Result:
         result = self.scoring.score(deal.facts(penalty))
@@ -53,10 +55,29 @@ class Match:
         totals = self.points if self.options.target_is_points else self.courts
         if target is not None and self.winner is None and totals[team] >= target:
             self.winner = team
+            self.rule = ["match.target"]
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None or self.closed
+
+    def close(self) -> None:
+        """R-26: the organiser ends the session; more courts (points under points/tens) wins."""
+        if self.finished:
+            return
+        self.closed = True
+        totals = self.points if self.options.target_is_points else self.courts
+        self.winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+        self.rule = ["match.closed", "R-26"]
 
     def as_dict(self) -> dict:
-        return {"courts": list(self.courts), "points": list(self.points), "streak": list(self.streak),
-                "target": self.options.target, "winner": self.winner, "finished": self.winner is not None}
+        data = {"courts": list(self.courts), "points": list(self.points), "streak": list(self.streak),
+                "target": self.options.target, "winner": self.winner, "finished": self.finished}
+        if self.closed:
+            data["closed"] = True
+        if self.rule is not None:
+            data["rule"] = self.rule
+        return data
 
 
 def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordError | None]:
@@ -70,6 +91,11 @@ def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordE
         deal.push_all(rec.events)
     except RecordError as exc:
         error = exc
+    if error is not None and error.code == "illegal_play":
+        # R-3: under `reject` the illegal play is refused, so the deal stops just before it
+        # (it may have been proven only by a later play: replay the events before it).
+        deal = Deal(options, rec.dealer, rec.hands, rec.trump)
+        deal.push_all(rec.events[:error.event])
     if error is None or deal.is_complete:
         deal.finish()
     return deal, error
@@ -79,16 +105,18 @@ class DealVerdict:
     """The judgement of one deal. Scores are settled when it is made; `as_dict()`
     renders the deal's RECORD.md form (tricks, violations) only when asked."""
 
-    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer")
+    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule")
 
     def __init__(self, dealer: int, deal: Deal | None, status: str, penalty: Violation | None = None,
-                 result: Result | None = None, next_dealer: int | None = None):
+                 result: Result | None = None, next_dealer: int | None = None,
+                 next_dealer_rule: list[str] | None = None):
         self.dealer = dealer
         self.deal = deal
         self.status = status
         self.penalty = penalty
         self.result = result
         self.next_dealer = next_dealer
+        self.next_dealer_rule = next_dealer_rule
 
     @property
     def tricks(self) -> list[Trick]:
@@ -102,14 +130,18 @@ class DealVerdict:
         if self.deal is None:
             return []
         cut = self.penalty.trick if self.penalty is not None else None
-        return [v for v in self.deal.violations if cut is None or v.trick is None or v.trick <= cut]
+        closed = len(self.deal.tricks)
+        shown = [v for v in self.deal.violations if cut is None or v.trick is None or v.trick <= cut]
+        for v in shown:
+            v.pending = v.trick is not None and v.trick > closed  # R-28
+        return shown
 
     def as_dict(self) -> dict:
         deal = self.deal
         if deal is None:
             return {"dealer": self.dealer, "caller": caller_of(self.dealer), "trump": None, "status": self.status,
                     "tricks": [], "tricks_won": [0, 0], "pile": 0, "violations": [], "result": None,
-                    "next_dealer": None}
+                    "next_dealer": None, "next_dealer_rule": None}
         shown, penalty = self.tricks, self.penalty
         report = {
             "dealer": deal.dealer, "caller": deal.caller,
@@ -121,6 +153,7 @@ class DealVerdict:
             "violations": [v.as_dict() for v in self.violations],
             "result": self.result.as_dict() if self.result else None,
             "next_dealer": self.next_dealer,
+            "next_dealer_rule": self.next_dealer_rule,
         }
         if deal.hands is None:
             report["unproven"] = [u for u in deal.unproven() if penalty is None or u["trick"] <= penalty.trick]
@@ -159,7 +192,7 @@ def judge(record: Record) -> Verdict:
     last: Deal | None = None
     for index, rec in enumerate(record.deals):
         if match.winner is not None:
-            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index}"))
+            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index} (R-20)"))
             deals.append(DealVerdict(rec.dealer, None, "invalid"))
             expected = last = None
             continue
@@ -181,7 +214,19 @@ def judge(record: Record) -> Verdict:
         deals.append(report)
         expected = report.next_dealer
         last = deal
-    return Verdict(errors, deals, match.as_dict(), _next(match, deals, last, expected))
+    if record.closed:
+        _close(match, deals, errors)
+    stopped = bool(errors) and errors[-1]["deal"] == len(deals) - 1
+    return Verdict(errors, deals, match.as_dict(), None if stopped else _next(match, deals, last, expected))
+
+
+def _close(match: Match, deals: list[DealVerdict], errors: list[dict]) -> None:
+    """R-26: a closed session ends after its last finished deal."""
+    if deals and deals[-1].status == "in_progress":
+        errors.append(_error("closed_during_deal", len(deals) - 1, None,
+                             f"the session is closed, but deal {len(deals) - 1} is unfinished"))
+        deals[-1].status = "invalid"
+    match.close()
 
 
 def adjudicate(record: Record) -> dict[str, Any]:
@@ -202,16 +247,18 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVe
         status = "invalid"
     result = None
     nxt: int | None = None
+    rule = None
     if status == "redeal":
-        nxt = deal.dealer
+        nxt, rule = deal.dealer, ["dealer.redeal", "R-9"]
     elif status in ("complete", "ended_by_penalty"):
         result = match.score(deal, penalty)
-        nxt = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
-    return DealVerdict(deal.dealer, deal, status, penalty, result, nxt)
+        nxt, case = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
+        rule = [*match.scoring.dealer_rules, case]
+    return DealVerdict(deal.dealer, deal, status, penalty, result, nxt, rule)
 
 
 def _next(match: Match, deals: list[DealVerdict], last: Deal | None, expected: int | None) -> dict | None:
-    if match.winner is not None:
+    if match.finished:
         return None
     if deals and deals[-1].status == "in_progress" and last is not None:
         return _next_in_deal(len(deals) - 1, last)

@@ -53,6 +53,7 @@ class Record:
     options: dict[str, Any] = field(default_factory=dict)
     deals: tuple[DealRecord, ...] = ()
     players: tuple[str, ...] | None = None
+    closed: bool = False  # the organiser ended the session
 
     @classmethod
     def from_dict(cls, data: Any) -> "Record":
@@ -64,11 +65,14 @@ class Record:
         deals = data.get("deals")
         _require(isinstance(deals, list), "/deals", "required: a list of deals")
         players = data.get("players")
+        closed = data.get("closed", False)
+        _require(isinstance(closed, bool), "/closed", "must be true or false")
         return cls(
             preset=data["preset"],
             options=dict(options),
             deals=tuple([_deal(d, f"/deals/{i}") for i, d in enumerate(deals)]),
             players=tuple(players) if players is not None else None,
+            closed=closed,
         )
 
 

@@ -26,6 +26,7 @@ class Result(NamedTuple):
     points: tuple[int, int]
     streak_court: bool = False
     tens: tuple[int, int] | None = None
+    rule: tuple[str, ...] = ()  # the rulebook ids that decided kind, courts and points
 
     def as_dict(self) -> dict:
         data = {
@@ -34,13 +35,26 @@ class Result(NamedTuple):
         }
         if self.tens is not None:
             data["tens"] = list(self.tens)
+        data["rule"] = list(self.rule)
         return data
 
     def with_bonus(self, courts: int, points: int) -> "Result":
         c, p = list(self.courts), list(self.points)
         c[self.winner] += courts
         p[self.winner] += points
-        return Result(self.winner, self.kind, tuple(c), tuple(p), True, self.tens)
+        return Result(self.winner, self.kind, tuple(c), tuple(p), True, self.tens, self.rule + ("streak.seven",))
+
+    def citing(self, *rules: str) -> "Result":
+        return self._replace(rule=tuple(dict.fromkeys(rules)))
+
+
+# How each kind of result came about (the scoring system's own rule is added to it).
+KIND_RULES = {
+    "win": ("end.seven",), "court": ("end.court",), "goon_court": ("end.court",),
+    "bavney": ("end.bavney", "R-24"), "penalty_court": ("revoke.penalty", "R-1"),
+    "sweep": ("R-17",), "kot": ("R-17",), "mendi": ("mendikot.tens",), "mendikot": ("mendikot.tens",),
+    "whitewash": ("mendikot.tens",),
+}
 
 
 def _award(team: int, value: int) -> tuple[int, int]:
@@ -56,9 +70,11 @@ class CourtsScoring:
 
     court_kinds = COURT_KINDS | {"kot", "sweep"}
     has_streaks = True
+    dealer_rules: tuple[str, ...] = ("dealer.next",)
 
     def __init__(self, options: Options):
         self.o = options
+        self.rule = "score." + options.scoring
 
     def kind(self, facts: Facts) -> tuple[int, str]:
         if facts.penalty is not None:
@@ -74,9 +90,18 @@ class CourtsScoring:
         return {"court": 1, "penalty_court": 1, "goon_court": self.o.goon_court_courts,
                 "bavney": self.o.bavney_courts}.get(kind, 0)
 
+    def cite(self, kind: str) -> tuple[str, ...]:
+        own = KIND_RULES[kind]
+        if kind == "win" and self.o.end == "pile":
+            own = ("end.pile",)
+        elif kind in ("court", "goon_court") and self.o.end == "pile":
+            own = ("end.pile", "end.court")
+        return own + (self.rule,) + (("R-24",) if self.o.scoring == "rr-courts" else ()) + (
+            ("R-16",) if self.o.scoring == "points" and kind != "win" else ())
+
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
-        return Result(winner, kind, _award(winner, self.court_value(kind)), (0, 0))
+        return Result(winner, kind, _award(winner, self.court_value(kind)), (0, 0), rule=self.cite(kind))
 
     def streak_bonus(self) -> tuple[int, int]:
         return self.o.streak_courts, 0
@@ -92,7 +117,7 @@ class PointsScoring(CourtsScoring):
             points = 1 if callers else 2
         else:  # every court kind, bavney and the penalty court (R-1)
             points = 3 if callers else 4
-        return Result(winner, kind, _award(winner, self.court_value(kind)), _award(winner, points))
+        return Result(winner, kind, _award(winner, self.court_value(kind)), _award(winner, points), rule=self.cite(kind))
 
     def streak_bonus(self) -> tuple[int, int]:
         return 0, self.o.streak_points
@@ -103,11 +128,16 @@ class DealCourtsScoring:
 
     court_kinds = frozenset({"court", "kot", "sweep", "penalty_court"})
     has_streaks = False
+    dealer_rules = ("dealer.next", "R-17", "R-24")
 
     def __init__(self, options: Options):
         self.o = options
 
     def score(self, facts: Facts) -> Result:
+        result = self._score(facts)
+        return result.citing(*KIND_RULES.get(result.kind, ("end.thirteen",)), "score.deal-courts", "R-17")
+
+    def _score(self, facts: Facts) -> Result:
         if facts.penalty is not None:
             return Result(facts.penalty, "penalty_court", _award(facts.penalty, 1), (0, 0))
         winner = _trick_winner(facts)
@@ -128,14 +158,16 @@ class TensScoring:
 
     court_kinds = frozenset({"whitewash", "penalty_court"})
     has_streaks = False
+    dealer_rules = ("dealer.mendikot", "R-18")
 
     def __init__(self, options: Options):
         self.o = options
 
     def score(self, facts: Facts) -> Result:
         tens = facts.tens
-        if facts.penalty is not None:  # R-18: a penalty counts as a whitewash
-            return Result(facts.penalty, "penalty_court", (0, 0), _award(facts.penalty, 3), tens=tens)
+        if facts.penalty is not None:  # R-18, R-25: a penalty counts as a whitewash
+            return Result(facts.penalty, "penalty_court", (0, 0), _award(facts.penalty, 3), tens=tens,
+                          rule=("revoke.penalty", "R-1", "score.tens", "R-25"))
         if tens[0] != tens[1]:
             winner = 0 if tens[0] > tens[1] else 1
         else:
@@ -148,7 +180,9 @@ class TensScoring:
             kind, points = "mendi", 1
         else:
             kind, points = "win", 0
-        return Result(winner, kind, (0, 0), _award(winner, points), tens=tens)
+        decided = ("R-18",) if tens[0] == tens[1] else ("mendikot.tens",)
+        return Result(winner, kind, (0, 0), _award(winner, points), tens=tens,
+                      rule=decided + ("score.tens",))
 
 
 def make_scoring(options: Options):
@@ -158,11 +192,11 @@ def make_scoring(options: Options):
     }[options.scoring](options)
 
 
-def next_dealer(dealer: int, callers: int, result: Result, court_kinds) -> int:
+def next_dealer(dealer: int, callers: int, result: Result, court_kinds) -> tuple[int, str]:
     """§8: defenders win -> the dealer's right; callers win -> same dealer, or the
-    dealer's partner after a court (Mendikot: after a whitewash)."""
+    dealer's partner after a court (Mendikot: after a whitewash). With the rule id."""
     if result.winner != callers:
-        return (dealer + 1) % 4
+        return (dealer + 1) % 4, "dealer.defenders-win"
     if result.kind in court_kinds:
-        return (dealer + 2) % 4
-    return dealer
+        return (dealer + 2) % 4, "dealer.callers-court"
+    return dealer, "dealer.callers-win"

@@ -53,6 +53,7 @@ class Trick(NamedTuple):
     collected: int = 0
     reveal: dict | None = None
     trump_set: dict | None = None
+    rule: list[str] | None = None  # pile games: the rules behind what happened to the pile
 
     @property
     def cards(self) -> tuple[Played, ...]:
@@ -89,4 +90,6 @@ class Trick(NamedTuple):
             data["reveal"] = self.reveal
         if self.trump_set is not None:
             data["trump_set"] = self.trump_set
+        if self.rule is not None:
+            data["rule"] = self.rule
         return data

@@ -4,6 +4,17 @@ from __future__ import annotations
 from .cards import Card
 
 
+# How the face-down card came to be shown, and the rule that showed it.
+REVEAL_RULES = {
+    "on_lead": ["trump.hidden.lead"],
+    "asked": ["trump.hidden.ask"],
+    "void": ["trump.band", "R-14", "R-23"],
+    "followed": ["trump.band", "R-23"],
+    "played": ["trump.hidden.card", "R-13"],
+    "last_card": ["trump.hidden.card", "R-6"],
+}
+
+
 class Trump:
     """The trump of one deal.
 
@@ -39,13 +50,13 @@ class Trump:
         return self.mode == "band" and self.band_reveal == "auto_must_trump"
 
     def reveal(self, trick: int, event: int, seat: int, how: str) -> None:
-        self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how}
+        self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how, "rule": REVEAL_RULES[how]}
         self.suit = self._secret
         self.is_hidden = False
 
     def set_first_void(self, suit: str, trick: int, event: int, seat: int) -> None:
         self.suit = suit
-        self.set_by = {"trick": trick, "event": event, "seat": seat}
+        self.set_by = {"trick": trick, "event": event, "seat": seat, "rule": ["trump.first-void", "R-15"]}
 
     def unset_first_void(self) -> None:
         self.suit = None
@@ -64,6 +75,7 @@ class Trump:
                 data["turned_up_at_end"] = finished
                 if finished:
                     data["suit"] = self._secret
+                    data["rule"] = ["trump.hidden.end"]
         elif self.card is not None:
             data["card"] = str(self.card)
         elif self.mode != "first_void" and self.suit is None:

@@ -272,12 +272,15 @@ class Store:
     def revise(self, mid, key, if_match, record: dict, reason: str) -> MatchView:
         """A correction of a data-entry mistake: the whole record, as a new revision."""
         def change(old, t):
-            return self._record_for(t, {**record, "players": record.get("players") or old["players"]})
+            stored = self._record_for(t, {**record, "players": record.get("players") or old["players"]})
+            if old.get("closed"):
+                stored["closed"] = True  # a correction does not reopen a closed session
+            return stored
         return self._write(mid, key, if_match, "revise", change, reason=reason)
 
     def close(self, mid, key, if_match) -> MatchView:
         """End a session played by time (or any match): it counts in the standings."""
-        return self._write(mid, key, if_match, "close", lambda record, _t: record, close=True)
+        return self._write(mid, key, if_match, "close", lambda record, _t: {**record, "closed": True}, close=True)
 
     def revisions(self, mid: str, key: str | None) -> list[dict]:
         with self.db.transaction() as s:

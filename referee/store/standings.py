@@ -18,9 +18,18 @@ def _winner(record: dict, verdict: dict) -> int | None:
     return None
 
 
+TIE_BREAK = ["won", "court_difference", "points_difference"]
+
+
+def _merit(row: dict) -> tuple[int, int, int]:
+    """What the ranking compares, in TIE_BREAK order (higher is better)."""
+    return row["won"], row["courts_for"] - row["courts_against"], row["points_for"] - row["points_against"]
+
+
 def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
     """Per team (the pair of partners): played, won, lost, drawn, courts and points for
-    and against; ordered by wins, then court difference, then points difference."""
+    and against; ordered by wins, then court difference, then points difference (TIE_BREAK).
+    Teams equal on all three share a rank (1, 1, 3), listed by name."""
     rows: dict[tuple[str, str], dict] = {}
     for record, verdict in matches:
         if not verdict["valid"]:
@@ -38,8 +47,8 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
             row["courts_against"] += m["courts"][1 - team]
             row["points_for"] += m["points"][team]
             row["points_against"] += m["points"][1 - team]
-    ordered = sorted(rows.values(), key=lambda r: (-r["won"], -(r["courts_for"] - r["courts_against"]),
-                                                   -(r["points_for"] - r["points_against"]), r["team"]))
-    for rank, row in enumerate(ordered, 1):
-        row["rank"] = rank
+    ordered = sorted(rows.values(), key=lambda r: (tuple(-x for x in _merit(r)), r["team"]))
+    for place, row in enumerate(ordered, 1):
+        before = ordered[place - 2] if place > 1 else None
+        row["rank"] = before["rank"] if before is not None and _merit(before) == _merit(row) else place
     return ordered

@@ -267,10 +267,12 @@ def test_standings_of_a_small_tournament_worked_by_hand(store_client):
     validate_response(r, "/v1/tournaments/{tournament_id}/standings", "get")
     rows = {tuple(row["team"]): row for row in r.get_json()["standings"]}
     assert rows[("B", "D")] | {} == {"team": ["B", "D"], "played": 1, "won": 1, "lost": 0, "drawn": 0, "courts_for": 4,
-                                     "courts_against": 0, "points_for": 12, "points_against": 0, "rank": rows[("B", "D")]["rank"]}
+                                     "courts_against": 0, "points_for": 12, "points_against": 0, "rank": 1}
     assert rows[("A", "B")]["won"] == 1 and rows[("A", "C")]["lost"] == 1 and rows[("C", "D")]["lost"] == 1
-    order = [tuple(row["team"]) for row in r.get_json()["standings"]]
-    assert set(order[:2]) == {("A", "B"), ("B", "D")} and set(order[2:]) == {("A", "C"), ("C", "D")}
+    # Equal rows share a rank and are listed by name (issue: ranks 2 and 3 for identical rows).
+    ranked = [(tuple(row["team"]), row["rank"]) for row in r.get_json()["standings"]]
+    assert ranked == [(("A", "B"), 1), (("B", "D"), 1), (("A", "C"), 3), (("C", "D"), 3)]
+    assert r.get_json()["tie_break"] == ["won", "court_difference", "points_difference"]
 
 
 def test_closing_a_session_by_time_counts_it_in_the_standings(store_client):

@@ -17,8 +17,8 @@ def test_first_show_out_sets_trump_and_wins_that_very_trick():
     v = be_ranga("1:AH 2:3H 3:2D 0:4H")
     d = v["deals"][0]
     assert d["tricks"][0]["winner"] == 3 and d["tricks"][0]["winning_card"] == "2D"
-    assert d["trump"] == {"mode": "first_void", "suit": "D", "set": {"trick": 1, "event": 2, "seat": 3}}
-    assert d["tricks"][0]["trump_set"] == {"trick": 1, "event": 2, "seat": 3}
+    assert d["trump"] == {"mode": "first_void", "suit": "D", "set": {"trick": 1, "event": 2, "seat": 3, "rule": ["trump.first-void", "R-15"]}}
+    assert d["tricks"][0]["trump_set"] == {"trick": 1, "event": 2, "seat": 3, "rule": ["trump.first-void", "R-15"]}
 
 
 def test_a_later_player_trumps_higher_in_the_same_trick():
@@ -106,7 +106,7 @@ def test_two_tens_each_is_decided_by_seven_tricks_for_no_points():
     d = tens_result([0, 0, 0, 0, 1, 0, 0, 3, 0, 0, 2, 0])  # tens: 0, 1, 1, 0
     assert d["result"]["tens"] == [2, 2] and d["tricks_won"][0] >= 7
     assert d["result"] == {"winner": 0, "kind": "win", "courts": [0, 0], "points": [0, 0],
-                           "streak_court": False, "tens": [2, 2]}
+                           "streak_court": False, "tens": [2, 2], "rule": ["R-18", "score.tens"]}
     assert d["next_dealer"] == 1  # the dealer's team won: the next player deals
 
 
@@ -154,7 +154,7 @@ def test_band_reveal_variants(variant, revealed, violations, winner):
     assert [x["code"] for x in d["violations"]] == violations
     assert d["tricks"][0]["winner"] == winner
     if revealed:
-        assert d["trump"]["revealed"] == {"trick": 1, "event": 1, "seat": 2, "how": "void"}
+        assert d["trump"]["revealed"] == {"trick": 1, "event": 1, "seat": 2, "how": "void", "rule": ["trump.band", "R-14", "R-23"]}
 
 
 def test_band_auto_must_trump_tells_the_void_player_to_trump():

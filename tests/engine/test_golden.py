@@ -1,7 +1,16 @@
 """Golden records: each JSON file under records/ holds a record and its expected verdict.
 
-Regenerate after a deliberate rule change with `python -m tests.engine.test_golden --update`,
-then read the diff: every changed line is a changed ruling.
+The expected verdicts were written by the engine, so a golden file proves nothing until a
+person has checked it. How a golden file is reviewed:
+
+1. After a deliberate change of ruling, regenerate: `python -m tests.engine.test_golden --update`.
+2. Read `git diff tests/engine/records` line by line. Every changed line must be explained by
+   the ruling (name it in the commit message); a change you cannot explain is a bug.
+3. For a new file, check by hand, against docs/rules.md: each trick's winner, who collected,
+   each violation and its proof, the result and the next dealer.
+
+Reviewed for R-23..R-28: only `unproven` show-outs in trick 13 went away (R-27: those seats had
+played all 13 cards) and the citations (`rule`, `next_dealer_rule`, `pending`) were added.
 """
 import json
 import sys

@@ -36,8 +36,8 @@ def test_three_of_diamonds_beats_six_of_diamonds_played_before_the_reveal():
     trick = v["deals"][0]["tricks"][1]
     assert trick["winner"] == 3 and trick["winning_card"] == "3D"
     assert [c.get("trump", False) for c in trick["cards"]] == [False, False, False, True]
-    assert trick["reveal"] == {"event": 7, "seat": 3, "after_cards": 3, "how": "asked"}
-    assert v["deals"][0]["trump"]["revealed"] == {"trick": 2, "event": 7, "seat": 3, "how": "asked"}
+    assert trick["reveal"] == {"event": 7, "seat": 3, "after_cards": 3, "how": "asked", "rule": ["trump.hidden.ask"]}
+    assert v["deals"][0]["trump"]["revealed"] == {"trick": 2, "event": 7, "seat": 3, "how": "asked", "rule": ["trump.hidden.ask"]}
 
 
 def test_ace_of_spades_wins_when_spades_are_shown_after_being_led():
@@ -72,13 +72,20 @@ def test_must_trump_after_ask_proven_by_a_later_play():
     assert v["deals"][0]["violations"][0]["proof_event"] == 6
 
 
-def test_asking_while_able_to_follow_is_illegal_and_cannot_be_corrected():
-    v = hidden("rr-hidden-rung", "1:AH 0:AS", hands=HANDS)  # seat 0 out of turn check first
-    assert v["errors"][0]["code"] == "out_of_turn"
+def test_asking_while_able_to_follow_is_illegal():
     v = hidden("rr-hidden-rung", "1:TH 2:? 2:4S 3:4H 0:5H 1:AH", hands=round_robin_hands())
     assert codes(v) == [("ask_while_able_to_follow", 1, 1, "hand", True), ("revoke", 1, 2, "hand", False)]
     d = v["deals"][0]
     assert d["result"]["kind"] == "penalty_court" and d["result"]["winner"] == 1
+
+
+def test_an_illegal_ask_cannot_be_corrected_though_the_revoke_after_it_is():
+    # Seat 2 holds 3H: it asks, discards 4S, takes it back and follows with 3H.
+    v = hidden("rr-hidden-rung", "1:TH 2:? 2:4S 2:< 2:3H 3:4H 0:5H", hands=round_robin_hands())
+    found = [(x["code"], x["corrected"], x["penalty"]) for x in v["deals"][0]["violations"]]
+    assert found == [("ask_while_able_to_follow", False, True), ("revoke", True, False)]
+    d = v["deals"][0]
+    assert d["status"] == "ended_by_penalty" and d["result"]["winner"] == 1 and len(d["tricks"]) == 1
 
 
 def test_ask_while_able_to_follow_proven_later_without_hands():
@@ -138,11 +145,22 @@ def test_in_progress_hidden_game_says_whether_reveal_is_allowed_and_what_is_lega
 
 # -- face-down discards (traditional) -------------------------------------------------
 
-def test_caller_may_discard_face_down_and_it_never_wins():
+def test_caller_may_discard_face_down():
     v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
     trick = v["deals"][0]["tricks"][1]
-    assert v["valid"], v["errors"]
+    assert v["valid"], v["errors"] and v["deals"][0]["violations"] == []
     assert trick["winner"] == 0 and trick["cards"][3] == {"seat": 1, "card": "KS", "event": 7, "face_down": True}
+
+
+def test_a_face_down_card_never_wins_even_the_highest_of_the_suit_led():
+    # The caller's AD face down on a diamond lead would win face up; face down it is a
+    # revoke and the 4D wins. Taken back and played face up, the AD wins.
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:AD_")
+    trick = v["deals"][0]["tricks"][1]
+    assert trick["winner"] == 0 and trick["winning_card"] == "4D"
+    assert [x["code"] for x in v["deals"][0]["violations"]] == ["revoke"]
+    fixed = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:AD_ 1:< 1:AD 2:5S")
+    assert fixed["deals"][0]["tricks"][1]["winner"] == 1
 
 
 def test_face_down_by_another_player_or_without_the_option_is_bad_face_down():
@@ -166,7 +184,7 @@ def test_reveal_in_trick_twelve_and_the_thirteenth_takes_the_pile():
     v = verdict("hidden-rung", [deal(0, events, {"hidden": "2C"})])
     d = v["deals"][0]
     assert v["valid"], v["errors"]
-    assert d["trump"]["revealed"] == {"trick": 12, "event": 44, "seat": 1, "how": "on_lead"}
+    assert d["trump"]["revealed"] == {"trick": 12, "event": 44, "seat": 1, "how": "on_lead", "rule": ["trump.hidden.lead"]}
     assert [t["collected_by"] for t in d["tricks"][:12]] == [None] * 12  # no collection after trick 12
     assert d["tricks"][12]["collected"] == 13
 

@@ -16,7 +16,8 @@ def test_deal_ends_as_soon_as_a_team_has_seven_tricks():
     d = only(verdict("court-piece", [won_by(0, CALLERS_7_4)]))
     assert d["status"] == "complete"
     assert d["tricks_won"] == [4, 7] and len(d["tricks"]) == 11
-    assert d["result"] == {"winner": 1, "kind": "win", "courts": [0, 0], "points": [0, 0], "streak_court": False}
+    assert d["result"] == {"winner": 1, "kind": "win", "courts": [0, 0], "points": [0, 0], "streak_court": False,
+                           "rule": ["end.seven", "score.courts"]}
 
 
 def test_a_play_after_seven_tricks_is_play_after_end():

@@ -104,3 +104,23 @@ def test_two_delivery_processes_never_send_an_event_twice(store, db_url):
     for path in ("/hook", "/hook?second"):
         seqs = [json.loads(b)["seq"] for h, b in rx.accepted() if h["_path"] == path]
         assert seqs == list(range(1, 13))  # in order
+
+
+@pytest.mark.parametrize("preset,scoring,winner", [("court-piece", "courts", 1), ("court-piece", "points", 1),
+                                                    ("seven-courts", "deal-courts", 1)])
+def test_closing_a_session_names_the_winner_in_verdict_feed_and_webhook(store, preset, scoring, winner):
+    """R-26: the team ahead wins a closed session; the stored verdict, the feed event and the
+    webhook body all say so, and nothing more is offered."""
+    t, key = store.create_tournament("t", preset, {"scoring": scoring, "target": None}, True)
+    with Receiver() as rx:
+        Webhooks(store).register(t.id, key, rx.url)
+        view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7, n=13)]}, None)
+        closed = store.close(view.match.id, key, view.etag).as_dict()
+        assert closed["verdict"]["match"]["winner"] == winner and closed["verdict"]["match"]["finished"] is True
+        assert closed["verdict"]["next"] is None and closed["record"]["closed"] is True
+        finished = [e for e in store.feed(t.id, key, 0, 100)["events"] if e["type"] == "match.finished"]
+        assert [e["payload"]["match"]["winner"] for e in finished] == [winner]
+        drain(Worker(store.db), lambda: any(b"match.finished" in b for _, b in rx.accepted()))
+        bodies = [json.loads(b) for _, b in rx.accepted()]
+        (hooked,) = [b for b in bodies if b["type"] == "match.finished"]
+        assert hooked["payload"]["match"]["winner"] == winner and hooked["payload"]["match"]["rule"] == ["match.closed", "R-26"]
