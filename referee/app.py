@@ -14,10 +14,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     app.json.sort_keys = False
-    from . import api
+    from . import api, pages
     from .store.db import Database
     from .store.service import Store
 
     app.extensions["referee.store"] = Store(Database(app.config.get("DATABASE_URL")))
     api.register(app)
+    pages.register(app)
     return app

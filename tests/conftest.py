@@ -12,6 +12,12 @@ from tests import pg
 BACKENDS = ["sqlite", "postgres"]
 
 
+def pytest_report_header(config):
+    from tests.browser.conftest import report_header
+
+    return report_header()
+
+
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory):
     path = tmp_path_factory.mktemp("db") / "template.db"

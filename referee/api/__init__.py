@@ -1,11 +1,12 @@
 """The HTTP layer: parses, calls the engine, serialises."""
 from flask import Flask
 
-from . import meta, problems, tournaments, verdicts
+from . import meta, problems, rules, tournaments, verdicts
 
 
 def register(app: Flask) -> None:
     problems.register(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(verdicts.bp)
+    app.register_blueprint(rules.bp)
     app.register_blueprint(tournaments.bp)

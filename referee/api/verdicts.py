@@ -5,7 +5,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, request
 from referee import jsontext
-from referee.engine import PRESET_DESCRIPTIONS, PRESETS, Options, Record, adjudicate, preset_options
+from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
 from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
 from .problems import Problem
@@ -47,11 +47,15 @@ _VALUES = {
 @bp.get("/v1/presets", endpoint="listPresets")
 def list_presets():
     base = Options().as_dict()
-    presets = [
-        {"name": name, "description": PRESET_DESCRIPTIONS[name],
-         "options": preset_options(name).as_dict(), "end": preset_options(name).end}
-        for name in PRESETS
-    ]
-    options = {name: {"default": value, **({"values": _VALUES[name]} if name in _VALUES else {})}
-               for name, value in base.items()}
+    rules = catalogue()
+    presets = []
+    for name in PRESETS:
+        about = rules[f"preset.{name}"]
+        presets.append({"name": name, "title": about.title, "description": about.text, "rule": about.id,
+                        "options": preset_options(name).as_dict(), "end": preset_options(name).end})
+    options = {}
+    for name, value in base.items():
+        about = rules[f"option.{name}"]
+        options[name] = {"default": value, **({"values": _VALUES[name]} if name in _VALUES else {}),
+                         "title": about.title, "description": about.text, "rule": about.id}
     return jsonify({"presets": presets, "options": options})

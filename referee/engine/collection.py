@@ -1,4 +1,4 @@
-"""Where won tricks go (RULES.md §6): taken at once, or piled until a pair collects."""
+"""Where won tricks go (docs/rules.md: collection.immediate, pile.*): taken at once, or piled until a pair collects."""
 from __future__ import annotations
 
 from .cards import team_of

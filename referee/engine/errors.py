@@ -27,6 +27,16 @@ class RecordFormatError(RefereeError):
         self.detail = message
 
 
+# The rule behind each record error code (rulebook ids).
+ERROR_RULES = {
+    "bad_hands": ["table.deal"], "card_not_in_hand": ["table.deal"], "card_played_twice": ["table.deal"],
+    "out_of_turn": ["trick.turn"], "play_after_end": ["record.after-end"], "bad_take_back": ["R-12"],
+    "bad_reveal": ["trump.hidden.lead", "R-13"], "bad_face_down": ["trump.hidden.face-down", "R-13"],
+    "bad_trump": ["record.trump"], "illegal_play": ["R-3"], "unfinished_deal_not_last": ["record.deals"],
+    "closed_during_deal": ["R-26"],
+}
+
+
 class RecordError(RefereeError):
     """A record that describes no game that could have been played."""
 

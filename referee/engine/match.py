@@ -5,7 +5,7 @@ from typing import Any
 
 from .cards import caller_of
 from .deal import Deal
-from .errors import RecordError
+from .errors import ERROR_RULES, RecordError
 from .options import Options, resolve
 from .record import DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
@@ -103,7 +103,7 @@ def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordE
 
 class DealVerdict:
     """The judgement of one deal. Scores are settled when it is made; `as_dict()`
-    renders the deal's RECORD.md form (tricks, violations) only when asked."""
+    renders the deal's docs/records.md form (tricks, violations) only when asked."""
 
     __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule")
 
@@ -163,7 +163,7 @@ class DealVerdict:
 
 
 class Verdict:
-    """The engine's judgement of a record; `as_dict()` is the verdict JSON of RECORD.md."""
+    """The engine's judgement of a record; `as_dict()` is the verdict JSON of docs/records.md."""
 
     __slots__ = ("errors", "deals", "match", "next")
 
@@ -192,7 +192,8 @@ def judge(record: Record) -> Verdict:
     last: Deal | None = None
     for index, rec in enumerate(record.deals):
         if match.winner is not None:
-            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index} (R-20)"))
+            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index}",
+                                 ["record.after-end", "match.target", "R-20"]))
             deals.append(DealVerdict(rec.dealer, None, "invalid"))
             expected = last = None
             continue
@@ -230,12 +231,12 @@ def _close(match: Match, deals: list[DealVerdict], errors: list[dict]) -> None:
 
 
 def adjudicate(record: Record) -> dict[str, Any]:
-    """The verdict on a record as RECORD.md's JSON. Raises OptionError for a bad preset or option."""
+    """The verdict on a record as docs/records.md's JSON. Raises OptionError for a bad preset or option."""
     return judge(record).as_dict()
 
 
-def _error(code: str, deal: int, event: int | None, message: str) -> dict:
-    return {"code": code, "deal": deal, "event": event, "message": message}
+def _error(code: str, deal: int, event: int | None, message: str, rule: list[str] | None = None) -> dict:
+    return {"code": code, "deal": deal, "event": event, "message": message, "rule": rule or ERROR_RULES[code]}
 
 
 def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVerdict:

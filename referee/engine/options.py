@@ -1,4 +1,5 @@
-"""Options and presets (RULES.md §10, §11). A preset is data: a set of option values."""
+"""Options and presets (rulebook sections 10, 11). A preset is data: a set of option values;
+what each preset and option means is in the rulebook (`preset.<name>`, `option.<name>`)."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
@@ -39,7 +40,7 @@ class Options:
 
     @property
     def end(self) -> str:
-        """How a deal ends: derived from scoring and collection (RULES.md §10 'end')."""
+        """How a deal ends: derived from scoring and collection (end.seven, end.pile, end.thirteen)."""
         if self.scoring in ("deal-courts", "tens"):
             return "thirteen"
         return "pile" if self.collection == "pile" else "seven"
@@ -71,20 +72,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     "mendikot": dict(trump="first_void", scoring="tens", target=5),
     "dehla-pakad": dict(trump="first_void", collection="pile", scoring="tens", target=5),
     "seven-courts": dict(scoring="deal-courts", target=7),
-}
-
-PRESET_DESCRIPTIONS = {
-    "court-piece": "Single Sir, traditional rules (seeds 000, 002)",
-    "double-sir": "Double Sir, traditional: tricks pile up until one player wins two in a row (seed 000)",
-    "hidden-rung": "Hidden Rung, traditional: hidden trump, Double Sir collection (seed 000)",
-    "be-ranga-double-sar": "Be-ranga Double Sar: trump set by the first void, pile collection (seed 000)",
-    "rr-single-sir": "Single Sir as Rung Royal plays it: points to 10, the caller may pass once (seed 001)",
-    "rr-double-sir": "Double Sir as Rung Royal plays it (seed 001)",
-    "rr-hidden-rung": "Hidden Rung as Rung Royal plays it: Single Sir with a hidden trump (seed 001)",
-    "rr-be-ranga": "Be-Ranga as Rung Royal plays it: trump by first void, Single Sir (seed 001)",
-    "mendikot": "Mendikot: capture the tens; trump by first void (seeds 001, 003)",
-    "dehla-pakad": "Dehla Pakad: Mendikot with pile collection (seed 003)",
-    "seven-courts": "A court for each deal won, first to 7 courts (seed 004)",
 }
 
 _CHOICES = {

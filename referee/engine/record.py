@@ -1,4 +1,4 @@
-"""The play record (RECORD.md) as plain values, read from already-parsed JSON."""
+"""The play record (docs/records.md) as plain values, read from already-parsed JSON."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

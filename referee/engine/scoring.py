@@ -1,4 +1,4 @@
-"""Results of a deal, the scoring systems (RULES.md §4, §7, §9) and the next dealer (§8)."""
+"""Results of a deal, the scoring systems (docs/rules.md: end.*, score.*) and the next dealer (dealer.*)."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -57,6 +57,10 @@ KIND_RULES = {
 }
 
 
+SCORING_RULES = {"courts": "score.courts", "rr-courts": "score.rr-courts", "points": "score.points",
+                 "deal-courts": "score.deal-courts", "tens": "score.tens"}
+
+
 def _award(team: int, value: int) -> tuple[int, int]:
     return (value, 0) if team == 0 else (0, value)
 
@@ -74,7 +78,7 @@ class CourtsScoring:
 
     def __init__(self, options: Options):
         self.o = options
-        self.rule = "score." + options.scoring
+        self.rule = SCORING_RULES[options.scoring]
 
     def kind(self, facts: Facts) -> tuple[int, str]:
         if facts.penalty is not None:
@@ -124,7 +128,7 @@ class PointsScoring(CourtsScoring):
 
 
 class DealCourtsScoring:
-    """`deal-courts` (seed 004): a court for every deal won; sweep 2; kot 2 (R-17)."""
+    """`deal-courts`: a court for every deal won; sweep 2; kot 2 (score.deal-courts, R-17)."""
 
     court_kinds = frozenset({"court", "kot", "sweep", "penalty_court"})
     has_streaks = False

@@ -1,4 +1,4 @@
-"""Tricks: cards on the table, who wins (RULES.md §2, §5)."""
+"""Tricks: cards on the table, who wins (trick.winner, trump.*)."""
 from __future__ import annotations
 
 from typing import NamedTuple, Tuple

@@ -1,4 +1,4 @@
-"""Trump modes (RULES.md §5): when a suit counts as trump, and who may reveal it."""
+"""Trump modes (docs/rules.md: trump.*): when a suit counts as trump, and who may reveal it."""
 from __future__ import annotations
 
 from .cards import Card
@@ -64,7 +64,7 @@ class Trump:
 
     def as_dict(self, finished: bool = True) -> dict:
         """The trump as the verdict shows it; a card never shown is turned up
-        when the deal is over (seed 001), not before."""
+        when the deal is over (trump.hidden.end), not before."""
         data: dict = {"mode": self.mode, "suit": self.suit}
         if self.mode in ("hidden", "band") and self.card is None:
             data["redeal"] = True
@@ -78,10 +78,12 @@ class Trump:
                     data["rule"] = ["trump.hidden.end"]
         elif self.card is not None:
             data["card"] = str(self.card)
+            data["rule"] = ["trump.random"] if self.mode == "random" else ["trump.blind"]
         elif self.mode != "first_void" and self.suit is None:
             data["redeal"] = True
         if self.by is not None:
             data["by"] = self.by
+            data["rule"] = ["trump.called", "trump.pass"]
         if self.mode == "first_void":
             data["set"] = self.set_by
         return data

@@ -1,4 +1,4 @@
-"""Rule breaches at the table, and the void claims that prove them (RULES.md §3, R-2, R-7)."""
+"""Rule breaches at the table, and the void claims that prove them (revoke.*, R-2, R-7)."""
 from __future__ import annotations
 
 from .cards import SUIT_NAMES, Card

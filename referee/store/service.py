@@ -6,6 +6,7 @@ import base64
 import copy
 import hashlib
 import hmac
+import json
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -16,8 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from referee.engine import adjudicate_dict
-from referee.visibility import public_record, public_verdict
+from referee.engine import OptionError, adjudicate_dict, resolve
+from referee.visibility import open_deals, public_record, public_verdict
 
 from . import feed
 from .db import Database
@@ -116,16 +117,27 @@ class Store:
 
     # -- matches ----------------------------------------------------------------------
 
-    def _record_for(self, t: Tournament, record: dict) -> dict:
-        """The record as stored: the tournament's preset and options, always."""
-        for field, value in (("preset", t.preset), ("options", t.options)):
-            if record.get(field) and record[field] != value:
-                raise Conflict(f"a match inherits its tournament's {field}",
-                              errors=[{"pointer": f"/record/{field}", "detail": f"must be {value!r} (the tournament's) or absent"}])
-        if not record.get("players"):
-            raise Invalid("a tournament match names its four players",
-                          errors=[{"pointer": "/record/players", "detail": "required: four names in seat order"}])
-        return {"preset": t.preset, "options": t.options, "players": record["players"], "deals": record.get("deals", [])}
+    def _record_for(self, t: Tournament, record: dict, label: str = "match") -> dict:
+        """The record as stored: the tournament's preset and options, always (a record may
+        repeat them, in any spelling that means the same rules). Without player names, the
+        players are named after the match: `<label> seat 0` ... `<label> seat 3`."""
+        if record.get("preset") or record.get("options"):
+            same = record.get("preset", t.preset) == t.preset
+            if same:
+                try:
+                    same = resolve(t.preset, record.get("options") or {}) == resolve(t.preset, t.options)
+                except OptionError:
+                    same = False
+            if not same:
+                field = "preset" if record.get("preset", t.preset) != t.preset else "options"
+                shown = json.dumps(getattr(t, field))
+                raise Conflict(f"a match inherits its tournament's {field} ({shown}); this record has others",
+                               errors=[{"pointer": f"/record/{field}", "detail": f"must be {shown} (the tournament's) or absent"}])
+        players = record.get("players") or [f"{label} seat {s}" for s in range(4)]
+        stored = {"preset": t.preset, "options": t.options, "players": players, "deals": record.get("deals", [])}
+        if record.get("closed"):
+            stored["closed"] = True
+        return stored
 
     @staticmethod
     def _judge(record: dict) -> dict:
@@ -147,14 +159,15 @@ class Store:
                 t = self._tournament(s, tid, lock=True)
                 if not trusted:
                     self._require_key(t, key)
+                mid = new_id()
                 if external_id is not None:
                     existing = s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
                     if existing is not None:
-                        return self._same_upload(s, existing, self._record_for(t, record)), False
-                stored = self._record_for(t, record)
+                        return self._same_upload(s, existing, self._record_for(t, record, external_id)), False
+                stored = self._record_for(t, record, external_id or mid)
                 verdict = self._judge(stored)
                 now = utcnow()
-                m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=1,
+                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=1,
                           status=self._status(verdict, False), closed=False, created_at=now, updated_at=now)
                 s.add(m)
                 s.flush()
@@ -169,7 +182,7 @@ class Store:
                 if existing is None:
                     raise
                 t = self._tournament(s, tid)
-                return self._same_upload(s, existing, self._record_for(t, record)), False
+                return self._same_upload(s, existing, self._record_for(t, record, external_id)), False
 
     def _same_upload(self, s: Session, m: Match, record: dict) -> MatchView:
         head = self._head(s, m)
@@ -291,15 +304,26 @@ class Store:
                      "deals": len(r.record["deals"]), "etag": f'"{mid}.{r.number}"'} for r in rows]
 
     def revision(self, mid: str, number: int, key: str | None) -> dict:
+        view = self.revision_view(mid, number, key)
+        return {k: view[k] for k in ("number", "kind", "reason", "created_at", "record", "verdict")}
+
+    def revision_view(self, mid: str, number: int, key: str | None) -> dict:
+        """One revision as this reader sees it. Without the key, a deal that is unfinished in
+        this revision or in the current one is hidden as live (a correction that reopened a
+        deal must not leave its hands readable in an older revision)."""
         with self.db.transaction() as s:
             m = self._match(s, mid)
             full = self._reader(self._tournament(s, m.tournament_id), key)
             r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
-            record, verdict = (r.record, r.verdict) if full else (public_record(r.record, r.verdict), public_verdict(r.verdict))
+            if full:
+                record, verdict = r.record, r.verdict
+            else:
+                live_now = open_deals(self._head(s, m).verdict)
+                record, verdict = public_record(r.record, r.verdict, live_now), public_verdict(r.verdict, live_now)
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
-                    "record": record, "verdict": verdict}
+                    "record": record, "verdict": verdict, "full": full, "full_record": r.record}
 
     def export(self, tid: str | None):
         """Every match with its latest record and verdict, oldest first."""

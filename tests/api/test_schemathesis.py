@@ -10,6 +10,7 @@ from pathlib import Path
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from referee.app import create_app
 from referee.store.db import upgrade
@@ -24,4 +25,7 @@ schema = schemathesis.openapi.from_wsgi("/openapi.yaml", create_app({"TESTING": 
 @schema.parametrize()
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_keeps_its_contract(case):
-    case.call_and_validate()
+    # The check form takes free text (a record is JSON, which the form's schema cannot say):
+    # there a "valid" body may well be answered 400 or 422 with the form again.
+    excluded = [positive_data_acceptance] if case.operation.path == "/check" else []
+    case.call_and_validate(excluded_checks=excluded)

@@ -1,4 +1,4 @@
-"""Trump by the first void (Be-Ranga), Mendikot's tens, band and random trump (RULES.md §5, §9)."""
+"""Trump by the first void (trump.first-void), Mendikot's tens (score.tens), band and random trump."""
 import pytest
 
 from tests.engine.test_hidden import HANDS

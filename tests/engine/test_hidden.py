@@ -1,4 +1,4 @@
-"""Hidden trump (RULES.md §5 hidden, R-6, R-7, R-13; §6 delayed pairs)."""
+"""Hidden trump (trump.hidden.*, R-6, R-7, R-13; pile.delayed)."""
 from tests.helpers import deal, ev, round_robin_hands, verdict, won_by
 
 # Dealer 0: the caller is seat 1.
@@ -27,7 +27,7 @@ def codes(v):
     return [(x["code"], x["trick"], x["event"], x["proof"], x["penalty"]) for x in v["deals"][0]["violations"]]
 
 
-# -- the worked examples of seed 000 ------------------------------------------------
+# -- the worked examples of the hidden trump (trump.hidden) ------------------------------------------------
 
 def test_three_of_diamonds_beats_six_of_diamonds_played_before_the_reveal():
     # Player 1 (seat 0) leads AH, player 2 (seat 1, the caller) 5H, player 3 (seat 2) discards 6D,

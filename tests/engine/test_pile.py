@@ -1,4 +1,4 @@
-"""Double Sir (RULES.md §6): the pile and who collects it."""
+"""Double Sir (pile.*): the pile and who collects it."""
 import pytest
 
 from tests.helpers import verdict, won_by

@@ -52,7 +52,7 @@ def test_bad_trump(trump, why):
 def test_blind_card_among_the_callers_later_cards_sets_trump():
     v = verdict("court-piece", [deal(0, ev("1:AH"), {"blind": "KD"}, HANDS)])
     assert v["valid"]
-    assert v["deals"][0]["trump"] == {"mode": "blind", "suit": "D", "card": "KD"}
+    assert v["deals"][0]["trump"] == {"mode": "blind", "suit": "D", "card": "KD", "rule": ["trump.blind"]}
 
 
 def test_blind_mode_needs_the_turned_up_card():

@@ -1,4 +1,4 @@
-"""RULES.md §3 revokes, R-1 penalty, R-2 proof, R-11 ignored events, R-12 take-backs."""
+"""Revokes (revoke.*), R-1 penalty, R-2 proof, R-11 ignored events, R-12 take-backs."""
 from tests.helpers import deal, ev, round_robin_hands, verdict
 
 HANDS = round_robin_hands()

@@ -1,4 +1,4 @@
-"""deal-courts scoring (seed 004, RULES.md §7, R-17): all 13 tricks, a court a deal."""
+"""deal-courts scoring (score.deal-courts, R-17): all 13 tricks, a court a deal."""
 import pytest
 
 from tests.helpers import verdict, won_by

@@ -1,4 +1,4 @@
-"""RULES.md §4 (end of deal, courts, bavney, streaks), §7 (scoring) and §8 (next dealer)."""
+"""Single Sir: end of deal, courts, bavney, streaks (end.*, streak.seven), scoring (score.*), next dealer (dealer.*)."""
 import pytest
 
 from tests.helpers import deal, script, verdict, won_by
@@ -24,7 +24,8 @@ def test_a_play_after_seven_tricks_is_play_after_end():
     events = script(1, CALLERS_7_4 + [1])[:48]
     v = verdict("court-piece", [deal(0, events, {"suit": "S"})])
     assert not v["valid"]
-    assert v["errors"] == [{"code": "play_after_end", "deal": 0, "event": 44, "message": v["errors"][0]["message"]}]
+    assert v["errors"] == [{"code": "play_after_end", "deal": 0, "event": 44, "rule": ["record.after-end"],
+                            "message": "seat 3 plays 3C after the deal ended at trick 11"}]
     assert v["deals"][0]["result"]["kind"] == "win"  # R-21: a deal that finished still scores
 
 
@@ -162,7 +163,9 @@ def test_points_match_ends_at_the_target_and_further_deals_are_errors():
     assert v["next"] is None
     assert [e["code"] for e in v["errors"]] == []
     v = verdict("rr-single-sir", deals + [won_by(0, [1] * 7)])
-    assert v["errors"] == [{"code": "play_after_end", "deal": 4, "event": None, "message": v["errors"][0]["message"]}]
+    assert v["errors"] == [{"code": "play_after_end", "deal": 4, "event": None,
+                            "rule": ["record.after-end", "match.target", "R-20"],
+                            "message": "the match was won by team 1 before deal 4"}]
 
 
 def test_rr_preset_scored_in_courts_plays_to_three():

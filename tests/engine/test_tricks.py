@@ -1,4 +1,4 @@
-"""RULES.md §2: following suit and who wins a trick."""
+"""trick.follow and trick.winner: following suit and who wins a trick."""
 from tests.helpers import deal, ev, verdict
 
 

@@ -1,0 +1,186 @@
+// Step through a deal (buttons, arrow keys, a URL per moment) and follow a live match.
+(function () {
+  "use strict";
+  var SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
+  var SUIT = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
+  var RANK = {A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", "9": "nine", "8": "eight",
+              "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
+  var active = null;
+
+  function cardEl(text, extra) {
+    var span = document.createElement("span");
+    span.setAttribute("role", "img");
+    if (!text) {
+      span.className = "card back " + (extra || "");
+      span.textContent = "\uD83C\uDCA0";
+      span.setAttribute("aria-label", "a face-down card");
+      return span;
+    }
+    var rank = text[0], suit = text[1];
+    span.className = "card " + (suit === "H" || suit === "D" ? "red " : "black ") + (extra || "");
+    span.textContent = (rank === "T" ? "10" : rank) + SYMBOL[suit];
+    span.setAttribute("aria-label", RANK[rank] + " of " + SUIT[suit]);
+    span.dataset.card = text;
+    return span;
+  }
+
+  function Stepper(root) {
+    this.root = root;
+    this.deal = Number(root.dataset.deal);
+    this.steps = JSON.parse(root.querySelector("script.steps").textContent);
+    this.cursor = 0;
+    var self = this;
+    root.querySelector(".prev").addEventListener("click", function () { self.move(-1); });
+    root.querySelector(".next").addEventListener("click", function () { self.move(1); });
+    root.addEventListener("focusin", function () { active = self; });
+    root.addEventListener("click", function () { active = self; });
+  }
+
+  Stepper.prototype.move = function (delta) {
+    this.show(Math.max(0, Math.min(this.steps.length - 1, this.cursor + delta)), true);
+  };
+
+  Stepper.prototype.goToEvent = function (event, push) {
+    for (var k = 0; k < this.steps.length; k++) {
+      if (this.steps[k].event === event) { this.show(k, push); return true; }
+    }
+    return false;
+  };
+
+  Stepper.prototype.show = function (k, push) {
+    this.cursor = k;
+    active = this;
+    var step = this.steps[k], root = this.root;
+    root.querySelectorAll(".seat").forEach(function (seatEl) {
+      var seat = Number(seatEl.dataset.seat);
+      var hand = seatEl.querySelector(".hand");
+      hand.textContent = "";
+      var legal = step.to_play === seat && step.legal ? step.legal : [];
+      if (step.hands) {
+        step.hands[seat].forEach(function (c) {
+          hand.appendChild(cardEl(c, legal.indexOf(c) >= 0 ? "legal" : ""));
+        });
+      } else {
+        hand.textContent = "(hand not shown)";
+      }
+      seatEl.querySelector(".turn").hidden = step.to_play !== seat;
+      seatEl.classList.toggle("to-play", step.to_play === seat);
+    });
+    var centre = root.querySelector(".centre");
+    centre.textContent = "";
+    step.table.forEach(function (p) {
+      var slot = document.createElement("span");
+      slot.className = "slot slot" + p.seat;
+      slot.appendChild(cardEl(p.card, p.face_down ? "facedown" : ""));
+      centre.appendChild(slot);
+    });
+    var trump = step.trump ? SYMBOL[step.trump] + " " + SUIT[step.trump] : (step.trump_hidden ? "hidden" : "not set");
+    root.querySelector(".position").textContent = "Step " + k + " of " + (this.steps.length - 1) + ": " +
+      step.note + " · trick " + step.trick + " · tricks " + step.tricks_won.join("–") + " · trump " + trump;
+    var legalText = "";
+    if (step.error) {
+      legalText = "Stopped: " + step.note;
+    } else if (step.to_play !== null && step.to_play !== undefined) {
+      legalText = "Seat " + step.to_play + " to play" + (step.legal ? ": may play " + step.legal.join(" ") : "") + ".";
+    }
+    root.querySelector(".legal-text").textContent = legalText;
+    var url = "?deal=" + this.deal + "&event=" + step.event;
+    root.querySelector(".permalink").setAttribute("href", url);
+    if (push) { history.replaceState(null, "", url + "#deal-" + this.deal); }
+    var mark = document.querySelectorAll(".play.current");
+    mark.forEach(function (el) { el.classList.remove("current"); });
+    var played = document.getElementById("deal-" + this.deal + "-event-" + step.event);
+    if (played) { played.classList.add("current"); }
+  };
+
+  var steppers = {};
+
+  function init() {
+    steppers = {};
+    document.querySelectorAll(".stepper").forEach(function (el) {
+      var s = new Stepper(el);
+      steppers[s.deal] = s;
+      s.show(s.steps.length - 1, false);
+    });
+    var params = new URLSearchParams(location.search);
+    if (params.has("deal") && steppers[params.get("deal")]) {
+      var s = steppers[params.get("deal")];
+      if (!s.goToEvent(Number(params.get("event")), false)) { s.show(0, false); }
+      document.getElementById("deal-" + s.deal).scrollIntoView();
+    } else {
+      var first = Object.keys(steppers)[0];
+      active = first !== undefined ? steppers[first] : null;
+    }
+    document.querySelectorAll("[data-step]").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        var parts = a.dataset.step.split(":"), s = steppers[parts[0]];
+        if (s && s.goToEvent(Number(parts[1]), true)) {
+          e.preventDefault();
+          s.root.scrollIntoView({block: "nearest"});
+        }
+      });
+    });
+    initKey();
+  }
+
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target && e.target.tagName) || "";
+    if (!active || tag === "INPUT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    if (e.key === "ArrowRight") { active.move(1); e.preventDefault(); }
+    if (e.key === "ArrowLeft") { active.move(-1); e.preventDefault(); }
+  });
+
+  // -- a live match: poll with the ETag; swap the page in only when it changed -------------
+  var etag = (document.getElementById("verdict") || {dataset: {}}).dataset.etag || null;
+
+  function headers() {
+    var h = {"Accept": "text/html"};
+    var key = sessionStorage.getItem("referee-key:" + location.pathname);
+    if (key) { h["Authorization"] = "Bearer " + key; }
+    if (etag) { h["If-None-Match"] = etag; }
+    return h;
+  }
+
+  function refresh() {
+    return fetch(location.pathname, {headers: headers(), cache: "no-store"}).then(function (r) {
+      if (r.status === 304) { return; }
+      etag = r.headers.get("ETag");
+      return r.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("verdict");
+        var old = document.getElementById("verdict");
+        if (fresh && old) {
+          var keep = active ? {deal: active.deal, cursor: active.cursor, last: active.cursor === active.steps.length - 1} : null;
+          old.replaceWith(fresh);
+          init();
+          if (keep && steppers[keep.deal] && !keep.last) { steppers[keep.deal].show(keep.cursor, false); }
+        }
+      });
+    }).catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  function initKey() {
+    var form = document.getElementById("key-form");
+    if (!form || form.dataset.ready) { return; }
+    form.dataset.ready = "1";
+    form.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var key = form.querySelector("#key").value.trim();
+      if (key) { sessionStorage.setItem("referee-key:" + location.pathname, key); }
+      etag = null;
+      refresh();
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    init();
+    var verdict = document.getElementById("verdict");
+    if (verdict && verdict.dataset.live) {
+      if (sessionStorage.getItem("referee-key:" + location.pathname)) { refresh(); }
+      setInterval(function () {
+        var v = document.getElementById("verdict");
+        if (v && v.dataset.live) { refresh(); }
+      }, 2000);
+    }
+  });
+})();

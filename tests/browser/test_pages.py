@@ -1,0 +1,129 @@
+"""The adjudicator's pages in a real browser: what a person sees, clicks and types."""
+import json
+import time
+import urllib.request
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+RECORDS = Path(__file__).parents[1] / "engine" / "records"
+
+
+def wait_for(condition, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError("timed out waiting")
+
+
+def api(base, method, path, body=None, key=None, etag=None):
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    if etag:
+        headers["If-Match"] = etag
+    data = json.dumps(body).encode() if body is not None else None
+    with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method)) as r:
+        return json.loads(r.read()), r.headers.get("ETag")
+
+
+def paste(browser, base, text):
+    browser.get(base + "/")
+    area = browser.find_element(By.ID, "record")
+    browser.execute_script("arguments[0].value = arguments[1];", area, text)
+    browser.find_element(By.CSS_SELECTOR, "form.check button[type=submit]").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "section.deal, .problems"))
+
+
+def position(browser):
+    return browser.find_element(By.CSS_SELECTOR, "#deal-0 .position").text
+
+
+def test_the_revoke_is_on_seat_twos_card_with_its_proof_and_rule_and_the_keyboard_steps_to_the_proof(served, browser):
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+    play = browser.find_element(By.ID, "deal-0-event-1")
+    card = play.find_element(By.CSS_SELECTOR, ".card")
+    assert card.get_attribute("aria-label") == "two of diamonds"
+    note = play.find_element(By.CSS_SELECTOR, ".violation")
+    assert "revoke" in note.text and "decides the deal" in note.text
+    assert "later played 7H (event 5)" in note.text
+    rule_links = [a.get_attribute("href") for a in note.find_elements(By.CSS_SELECTOR, ".rules a")]
+    assert any(h.endswith("/rules#trick.follow") for h in rule_links) and any(h.endswith("/rules#R-1") for h in rule_links)
+    # Step to the revoke, then with the arrow keys to the play that proved it.
+    play.find_element(By.CSS_SELECTOR, "a.event-link").click()
+    assert "seat 2 plays 2D" in position(browser)
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(4):
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert "seat 2 plays 7H" in position(browser)
+    assert "deal=0&event=5" in browser.current_url
+    body.send_keys(Keys.ARROW_LEFT)
+    assert "seat 1 plays TH" in position(browser)
+    # The rule link opens the rulebook at that rule.
+    browser.get(rule_links[0])
+    assert browser.find_element(By.ID, "trick.follow").text.startswith("trick.follow")
+
+
+def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(served, browser):
+    base, _ = served
+    record = json.loads((RECORDS / "revoke-with-hands.json").read_text())["record"]
+    paste(browser, base, json.dumps(record))
+    first = browser.find_element(By.CSS_SELECTOR, "#deal-0 .prev")
+    for _ in range(60):
+        first.click()
+    assert "Step 0 of" in position(browser)
+    legal_text = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
+    caller = record["deals"][0]["dealer"] + 1
+    assert legal_text.startswith(f"Seat {caller % 4} to play: may play")
+    marked = browser.find_elements(By.CSS_SELECTOR, f"#deal-0 .seat{caller % 4} .card.legal")
+    assert len(marked) == 13  # on the lead every card is legal
+    hands = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card")
+    assert len(hands) == 52
+
+
+def test_a_malformed_record_shows_the_api_errors_next_to_the_text(served, browser):
+    base, _ = served
+    paste(browser, base, '{"preset": "court-piece", "deals": [{"dealer": 5}]}')
+    problems = browser.find_element(By.CSS_SELECTOR, ".problems").text
+    assert "/deals/0/dealer" in problems and "must be a seat 0..3" in problems
+    assert "dealer\": 5" in browser.find_element(By.ID, "record").get_attribute("value")
+
+
+def test_a_live_match_updates_itself_and_hides_the_hands_from_a_reader_without_the_key(served, browser):
+    base, _ = served
+    t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "court-piece"})
+    record = json.loads((RECORDS / "revoke-with-hands.json").read_text())["record"]
+    first = dict(record["deals"][0], events=record["deals"][0]["events"][:2])
+    m, etag = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": [first]}}, key=t["key"])
+    browser.get(f"{base}/matches/{m['id']}")
+    hands = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand")
+    assert hands and all(h.text == "(hand not shown)" for h in hands)
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card") == []
+    assert "may play" not in browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
+    before = position(browser)
+    nxt = record["deals"][0]["events"][2]
+    api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": [nxt]}, key=t["key"], etag=etag)
+    wait_for(lambda: position(browser) != before)
+    assert f"seat {nxt['seat']} plays {nxt['play']}" in position(browser)
+    # With the key (typed into the page, never into the address) the hands appear.
+    browser.find_element(By.ID, "key").send_keys(t["key"])
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card"))
+    assert t["key"] not in browser.current_url
+
+
+def test_the_rulebook_page_has_an_anchor_per_rule(served, browser):
+    base, app = served
+    browser.get(base + "/rules#R-23")
+    heading = browser.find_element(By.ID, "R-23")
+    assert "Band reveals" in heading.text
+    from referee.engine import catalogue
+
+    ids = browser.execute_script("return Array.from(document.querySelectorAll('h3[id]')).map(h => h.id)")
+    assert ids == list(catalogue())

@@ -1,0 +1,80 @@
+"""The rulebook (docs/rules.md) and the code agree: every id the code cites exists, every rule
+is cited by code or marked descriptive, and every code and kind a verdict can carry has a rule."""
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.engine.errors import ERROR_RULES
+from referee.engine.options import SCORINGS
+from referee.engine.rulebook import ID, catalogue, parse
+from referee.engine.scoring import KIND_RULES, SCORING_RULES
+from referee.engine.trump import REVEAL_RULES
+from referee.engine.violations import BREACH_RULES
+
+PACKAGE = Path(__file__).parents[2] / "referee"
+PREFIXES = "table|trick|revoke|trump|collection|pile|end|streak|score|mendikot|match|dealer|record|preset|option"
+CITED = re.compile(rf"[\"'](R-\d+|(?:{PREFIXES})\.[a-z0-9_.-]+)[\"']")
+
+
+FEED_EVENTS = {"match.finished", "match.revised"}  # the feed's event types, not rule ids
+
+
+def cited_in_code() -> set[str]:
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        found |= set(CITED.findall(path.read_text(encoding="utf-8")))
+    return found - FEED_EVENTS
+
+
+def test_every_id_cited_in_the_code_is_in_the_rulebook():
+    missing = sorted(cited_in_code() - set(catalogue()))
+    assert missing == []
+
+
+def test_every_rule_is_cited_by_the_code_or_marked_descriptive():
+    cited = cited_in_code()
+    uncited = [r.id for r in catalogue().values() if not r.descriptive and r.id not in cited
+               and not r.id.startswith("R-")]
+    assert uncited == []
+
+
+def test_rulings_one_to_twenty_eight_all_exist_with_text():
+    rules = catalogue()
+    for n in range(1, 29):
+        assert rules[f"R-{n}"].text, n
+
+
+@pytest.mark.parametrize("table", [BREACH_RULES, KIND_RULES, ERROR_RULES, REVEAL_RULES, SCORING_RULES],
+                         ids=["violations", "result kinds", "record errors", "reveals", "scorings"])
+def test_every_code_and_kind_maps_to_rules_that_exist(table):
+    rules = catalogue()
+    for code, ids in table.items():
+        ids = [ids] if isinstance(ids, str) else ids
+        assert ids and all(i in rules for i in ids), code
+
+
+def test_every_scoring_system_and_result_kind_is_covered():
+    assert set(SCORING_RULES) == set(SCORINGS)
+    kinds = {"win", "court", "goon_court", "bavney", "penalty_court", "sweep", "kot", "mendi", "mendikot", "whitewash"}
+    assert set(KIND_RULES) == kinds
+
+
+def test_every_preset_and_option_is_described():
+    from referee.engine import PRESETS, Options
+
+    rules = catalogue()
+    for name in PRESETS:
+        assert rules[f"preset.{name}"].text
+    for name in Options().as_dict():
+        assert rules[f"option.{name}"].text
+
+
+def test_the_parser_reads_ids_titles_metadata_and_text():
+    rules = parse("## 1. A\n\n### a.b — Title\nText one.\n\n*Options:* `x`, `y`. *Presets:* p, q.\n"
+                  "### R-9 — Other\nMore.\n\n*Descriptive.*\n## 2. B\nnot a rule\n")
+    assert list(rules) == ["a.b", "R-9"]
+    assert rules["a.b"].title == "Title" and rules["a.b"].text == "Text one."
+    assert rules["a.b"].options == ("x", "y") and rules["a.b"].presets == ("p", "q")
+    assert rules["R-9"].descriptive and rules["R-9"].section == "1. A"
+    assert re.fullmatch(ID, "option.pile_no_collect_after")
