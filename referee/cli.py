@@ -47,14 +47,19 @@ def _trick_line(t: dict) -> str:
         line += f"; team {t['collected_by']} takes it"
     else:
         line += f"; pile now {t['pile_after']}"
-    return line
+    return line + _rules(t.get("rule"))
+
+
+def _rules(ids) -> str:
+    """Rule ids as the summary prints them; each is in docs/rules.md and at /rules#<id>."""
+    return f"  [rule {', '.join(ids)}]" if ids else ""
 
 
 def summary(name: str, verdict: dict[str, Any]) -> str:
     out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s) (* = counted as a trump)"]
     for e in verdict["errors"]:
         at = f" event {e['event']}" if e["event"] is not None else ""
-        out.append(f"  error {e['code']} in deal {e['deal']}{at}: {e['message']}")
+        out.append(f"  error {e['code']} in deal {e['deal']}{at}: {e['message']}{_rules(e.get('rule'))}")
     for i, d in enumerate(verdict["deals"]):
         out.append(f"Deal {i}: dealer {d['dealer']}, caller {d['caller']}, trump {_trump_text(d['trump'])}: {d['status']}")
         out.extend(_trick_line(t) for t in d["tricks"])
@@ -64,22 +69,25 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
         for v in d["violations"]:
             where = f"trick {v['trick']}, event {v['event']}: " if v["trick"] is not None else ""
             flag = " (decides the deal)" if v["penalty"] else " (corrected)" if v["corrected"] else ""
-            out.append(f"  violation {v['code']}{flag}: {where}{v['message']}")
+            out.append(f"  violation {v['code']}{flag}: {where}{v['message']}{_rules(v.get('rule'))}")
         if d.get("ignored_events"):
             ev = d["ignored_events"]
-            out.append(f"  ignored after the penalty (R-11): events {ev[0]}-{ev[-1]}")
+            out.append(f"  ignored after the penalty: events {ev[0]}-{ev[-1]}{_rules(['R-11'])}")
         for u in d.get("unproven", []):
             out.append(f"  unproven: {u['message']}")
         r = d["result"]
         if r:
             extra = " (seventh deal in a row)" if r["streak_court"] else ""
-            out.append(f"  result: team {r['winner']} {r['kind']}{extra}; courts {_team(r['courts'])}, points {_team(r['points'])}")
+            out.append(f"  result: team {r['winner']} {r['kind']}{extra}; courts {_team(r['courts'])}, "
+                       f"points {_team(r['points'])}{_rules(r.get('rule'))}")
         if d["next_dealer"] is not None:
-            out.append(f"  next dealer: seat {d['next_dealer']}")
+            out.append(f"  next dealer: seat {d['next_dealer']}{_rules(d.get('next_dealer_rule'))}")
     m = verdict["match"]
     out.append(f"Match: courts {_team(m['courts'])}, points {_team(m['points'])}, deals in a row {_team(m['streak'])}"
                + (f", target {m['target']}" if m["target"] else "")
-               + (f"; won by team {m['winner']}" if m["winner"] is not None else ""))
+               + (f"; won by team {m['winner']}" if m["winner"] is not None else "")
+               + ("; finished, a draw" if m["finished"] and m["winner"] is None else "")
+               + _rules(m.get("rule")))
     n = verdict["next"]
     if n and n["to_play"] is not None:
         legal = f", legal: {' '.join(n['legal'])}" if n.get("legal") else ""

@@ -72,6 +72,9 @@
       var slot = document.createElement("span");
       slot.className = "slot slot" + p.seat;
       slot.appendChild(cardEl(p.card, p.face_down ? "facedown" : ""));
+      var who = document.createElement("small");
+      who.textContent = " seat " + p.seat;
+      slot.appendChild(who);
       centre.appendChild(slot);
     });
     var trump = step.trump ? SYMBOL[step.trump] + " " + SUIT[step.trump] : (step.trump_hidden ? "hidden" : "not set");

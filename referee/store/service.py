@@ -58,7 +58,7 @@ class MatchView:
         record, verdict = self.revision.record, self.revision.verdict
         if not self.full:
             record, verdict = public_record(record, verdict), public_verdict(verdict)
-        return {**summary(self.match, self.revision), "record": record, "verdict": verdict}
+        return {**summary(self.match, self.revision), "etag": self.etag, "record": record, "verdict": verdict}
 
 
 def summary(match: Match, head: Revision) -> dict[str, Any]:

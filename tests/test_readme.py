@@ -1,0 +1,78 @@
+"""The README's console examples run as written against a served app, and print what the
+README shows (ids, keys and times are compared as <id>, <key>, <secret> and <time>)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from referee.app import create_app
+
+ROOT = Path(__file__).parents[1]
+SEPARATOR = "@@@ next command @@@"
+NORMALISE = [
+    (re.compile(r"rk_[A-Za-z0-9_-]{20,}"), "<key>"),
+    (re.compile(r"whsec_[0-9a-f]{20,}"), "<secret>"),
+    (re.compile(r"\b[0-9a-f]{32}\b"), "<id>"),
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<time>"),
+]
+
+
+def console_blocks(text: str) -> list[list[tuple[str, list[str]]]]:
+    """Each ```console block as (command, expected output lines) pairs."""
+    blocks = []
+    for body in re.findall(r"```console\n(.*?)```", text, re.S):
+        pairs: list[tuple[str, list[str]]] = []
+        lines = body.splitlines()
+        k = 0
+        while k < len(lines):
+            line = lines[k]
+            if line.startswith("$ "):
+                command = line[2:]
+                while command.endswith("\\"):
+                    k += 1
+                    command = command + "\n" + lines[k]
+                pairs.append((command, []))
+            elif pairs:
+                pairs[-1][1].append(line)
+            k += 1
+        blocks.append(pairs)
+    return blocks
+
+
+def normalise(text: str) -> str:
+    for pattern, placeholder in NORMALISE:
+        text = pattern.sub(placeholder, text)
+    return text
+
+
+@pytest.fixture
+def served(sqlite_url):
+    app = create_app({"DATABASE_URL": sqlite_url})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    app.extensions["referee.store"].db.dispose()
+
+
+def test_the_readme_examples_print_what_the_readme_shows(served, tmp_path):
+    pairs = [p for block in console_blocks((ROOT / "README.md").read_text(encoding="utf-8")) for p in block]
+    assert len(pairs) > 10
+    script = []
+    for command, _ in pairs:
+        command = command.replace("http://127.0.0.1:8000", served)
+        command = command.replace(".venv/bin/referee", f"{sys.executable} -m referee.cli")
+        script += [command, f"echo '{SEPARATOR}'"]
+    run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    outputs = run.stdout.split(SEPARATOR + "\n")
+    assert len(outputs) == len(pairs) + 1, run.stderr
+    for (command, expected), got in zip(pairs, outputs):
+        shown = "\n".join(line.rstrip() for line in expected).rstrip()
+        printed = "\n".join(line.rstrip() for line in normalise(got).splitlines()).rstrip()
+        assert printed == shown, f"$ {command}"
