@@ -6,11 +6,9 @@ import json
 import sys
 from typing import Any
 
-from marshmallow import ValidationError
-
 from referee import jsontext
-from referee.api.schemas import RecordSchema, pointers
 from referee.engine import Record, adjudicate
+from referee.records import RecordProblems, check_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
 
@@ -107,11 +105,9 @@ def load(path: str) -> tuple[dict | None, str | None]:
     except jsontext.NotJSON as exc:
         return None, f"not JSON: {exc}"
     try:
-        clean = RecordSchema().load(data) if isinstance(data, dict) else None
-    except ValidationError as exc:
-        return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in pointers(exc.messages))
-    if clean is None:
-        return None, "a record is a JSON object"
+        clean = check_record(data)
+    except RecordProblems as exc:
+        return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
     return adjudicate(Record.from_dict(clean)), None
 
 

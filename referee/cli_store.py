@@ -1,4 +1,7 @@
-"""Command line for the store: db upgrade, import, export, serve, deliver."""
+"""Command line for the store: db upgrade, import, export, keys, serve, deliver.
+
+The store (SQLAlchemy) is imported inside each command, so that `referee check`, which
+builds the same parser, starts without it."""
 from __future__ import annotations
 
 import argparse
@@ -8,113 +11,195 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
-
-from marshmallow import ValidationError
 
 from referee import jsontext
-from referee.api.schemas import pointers
-from referee.api.store_schemas import MatchRecordSchema
-from referee.store.db import Database, default_url, upgrade
-from referee.store.errors import StoreError
-from referee.store.service import Store
+from referee.inputs import Item, read_items
+
+NOT_FOUND = 2
+
+
+def _store(args):
+    from referee.store.db import Database
+    from referee.store.service import Store
+
+    return Store(Database(_url(args)))
 
 
 def _url(args) -> str:
+    from referee.store.db import default_url
+
     return args.database or default_url()
 
 
 def db_upgrade(args) -> int:
+    from referee.store.db import upgrade
+
     upgrade(_url(args))
     print(f"database at {_url(args)} is at the latest schema")
     return 0
 
 
-def _records(path: str) -> Iterator[tuple[str, object]]:
-    """(external id, record) for each record in a file: a record, a list, or JSON lines."""
-    text = Path(path).read_text(encoding="utf-8")
-    name = Path(path).name
-    if path.endswith(".jsonl"):
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    yield f"{name}:{n}", jsontext.loads(line)
-                except jsontext.NotJSON as exc:
-                    yield f"{name}:{n}", exc
-        return
-    data = jsontext.loads(text)
-    if isinstance(data, list):
-        for n, record in enumerate(data, 1):
-            yield f"{name}:{n}", record
+# -- import ---------------------------------------------------------------------------------
+
+def _external_id(item: Item, how: str) -> str:
+    """The path relative to the current directory (`round1/table-1.json`, `:N` for the Nth
+    record of a file), the base name (`--id-from name`), or the record's own external_id."""
+    if how == "record" and isinstance(item.data, dict) and item.data.get("external_id"):
+        return str(item.data["external_id"])
+    path = Path(item.file)
+    if how == "name":
+        where = path.name
     else:
-        yield name, data
+        try:
+            where = str(path.resolve().relative_to(Path.cwd()))
+        except ValueError:
+            where = str(path)
+    return where if item.line is None else f"{where}:{item.line}"
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    sys.stderr.flush()
+def _import_one(store, tid: str, item: Item, how: str) -> tuple[str, str | None]:
+    """('new' | 'present' | 'rejected', why)."""
+    from referee.records import RecordProblems, check_record
+    from referee.store.errors import StoreError
 
-
-def _import_one(store: Store, tid: str, external_id: str, record) -> str | None:
-    """None when stored (or already there); otherwise why it was rejected."""
-    if isinstance(record, Exception):
-        return f"not JSON: {record}"
-    if not isinstance(record, dict):
-        return "a record is a JSON object"
+    if isinstance(item.data, Exception):
+        return "rejected", f"not JSON: {item.data}"
+    data = item.data
+    external_id = _external_id(item, how)
     try:
-        clean = MatchRecordSchema().load(record)
-        store.create_match(tid, None, clean, external_id, trusted=True)
-    except ValidationError as exc:
-        return "; ".join(f"{p['pointer']}: {p['detail']}" for p in pointers(exc.messages))
+        if isinstance(data, dict) and data.get("kind") == "match":  # a line of `referee export`
+            external_id = data.get("external_id") or data.get("id") or external_id
+            revisions = [{**r, "record": check_record(r["record"], f"/revisions/{k}/record", stored=True)}
+                         for k, r in enumerate(data.get("revisions") or [{"record": data.get("record")}])]
+            _, created = store.restore_match(tid, external_id, revisions)
+        else:
+            clean = check_record(data, stored=True)
+            _, created = store.create_match(tid, None, clean, external_id, trusted=True)
+    except RecordProblems as exc:
+        return "rejected", "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
     except StoreError as exc:
-        return exc.detail
-    return None
+        return "rejected", exc.detail
+    return ("new" if created else "present"), None
+
+
+def _target_tournament(store, args, items: list[Item]) -> str | None:
+    """The tournament to import into: --tournament ID, or `new` from an export's settings."""
+    if args.tournament != "new":
+        return args.tournament
+    settings = next((i.data["tournament"] for i in items if isinstance(i.data, dict) and i.data.get("kind") == "tournament"), None)
+    if settings is None:
+        print("--tournament new needs a `referee export` file, which starts with the tournament's settings",
+              file=sys.stderr)
+        return None
+    t, key, read_key = store.create_tournament(settings["name"], settings["preset"], settings["options"],
+                                               settings["public"])
+    print(f"created tournament {t.id} ({settings['name']}); write key {key}; read key {read_key} (shown only now)")
+    return t.id
 
 
 def import_files(args) -> int:
-    store = Store(Database(_url(args)))
-    items = []
-    for path in args.files:
-        try:
-            items.extend(_records(path))
-        except (OSError, jsontext.NotJSON, UnicodeDecodeError) as exc:
-            items.append((Path(path).name, exc))
+    from referee.store.errors import StoreError
+
+    store = _store(args)
+    items = list(read_items(args.files))
+    tid = _target_tournament(store, args, items)
+    if tid is None:
+        return NOT_FOUND
+    try:
+        store.tournament(tid, None, trusted=True)
+    except StoreError as exc:
+        print(f"referee import: {exc.detail}", file=sys.stderr)
+        return NOT_FOUND
+    counts = {"new": 0, "present": 0, "rejected": 0}
     rejected = []
-    for n, (external_id, record) in enumerate(items, 1):
-        why = _import_one(store, args.tournament, external_id, record)
+    records = [i for i in items if not (isinstance(i.data, dict) and i.data.get("kind") == "tournament")]
+    progress = _Progress(len(records))
+    for n, item in enumerate(records, 1):
+        outcome, why = _import_one(store, tid, item, args.id_from)
+        counts[outcome] += 1
         if why:
-            rejected.append((external_id, why))
-        _progress(n, len(items))
-    sys.stderr.write("\n")
-    print(f"imported {len(items) - len(rejected)} of {len(items)} record(s) into tournament {args.tournament}")
-    for external_id, why in rejected:
-        print(f"  rejected {external_id}: {why}")
+            rejected.append((item.where, why))
+        progress.show(n)
+    progress.done()
+    print(f"{len(records)} record(s) into tournament {tid}: {counts['new']} new, "
+          f"{counts['present']} already present, {counts['rejected']} rejected")
+    for where, why in rejected:
+        print(f"  rejected {where}: {why}")
     store.db.dispose()
     return 1 if rejected else 0
 
 
+class _Progress:
+    """A progress bar on stderr, for a terminal only."""
+
+    def __init__(self, total: int, label: str = ""):
+        self.total, self.label = total, label
+        self.on = sys.stderr.isatty() or os.environ.get("REFEREE_PROGRESS") == "1"
+
+    def show(self, done: int) -> None:
+        if self.on:
+            width = 30
+            filled = width * done // max(self.total, 1)
+            sys.stderr.write(f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")
+
+
+# -- export ---------------------------------------------------------------------------------
+
 def export(args) -> int:
-    store = Store(Database(_url(args)))
+    from referee.store.errors import NotFound
+
+    store = _store(args)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    for item in store.export(args.tournament):
-        out.write(json.dumps(item, ensure_ascii=False) + "\n")
-    if args.output:
-        out.close()
-    store.db.dispose()
+    try:
+        for item in store.export(args.tournament):
+            out.write(jsontext.dumps_line(item))
+    except NotFound as exc:
+        print(f"referee export: {exc.detail}", file=sys.stderr)
+        return NOT_FOUND
+    finally:
+        if args.output:
+            out.close()
+        store.db.dispose()
     return 0
 
 
+# -- keys -------------------------------------------------------------------------------------
+
+def keys_rotate(args) -> int:
+    from referee.store.errors import StoreError
+
+    store = _store(args)
+    try:
+        new = store.rotate_key(args.tournament, None, args.key, trusted=True)
+    except StoreError as exc:
+        print(f"referee keys rotate: {exc.detail}", file=sys.stderr)
+        return NOT_FOUND
+    finally:
+        store.db.dispose()
+    print(f"new {args.key} key for tournament {args.tournament}: {new}")
+    print("the old one no longer works; this one is shown only now")
+    return 0
+
+
+# -- serve and deliver ------------------------------------------------------------------------
+
 def serve(args) -> int:
     """Migrate the database, start the delivery worker, and run gunicorn until stopped."""
+    from referee.store.db import upgrade
+
     url = _url(args)
     upgrade(url)
     env = {**os.environ, "DATABASE_URL": url}
-    deliver = subprocess.Popen([sys.executable, "-m", "referee.cli", "deliver"], env=env)
+    deliver_proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "deliver"], env=env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", args.bind,
                                  "--workers", str(args.workers), "--access-logfile", "-", "wsgi:app"], env=env,
                                 cwd=Path(__file__).resolve().parents[1])
+
     def stop(*_):
         gunicorn.terminate()
     signal.signal(signal.SIGTERM, stop)
@@ -124,14 +209,20 @@ def serve(args) -> int:
         gunicorn.terminate()
         return gunicorn.wait()
     finally:
-        deliver.terminate()
-        deliver.wait()
+        deliver_proc.terminate()
+        deliver_proc.wait()
 
 
 def deliver(args) -> int:
+    import logging
+
+    from referee.store.db import Database
     from referee.store.delivery import run_forever
 
-    run_forever(Database(_url(args)), once=args.once, seconds=args.seconds)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    sent, failed = run_forever(Database(_url(args)), once=args.once, seconds=args.seconds)
+    if args.once or args.seconds is not None:
+        print(f"delivered {sent} event(s); {failed} failed attempt(s)")
     return 0
 
 
@@ -144,22 +235,37 @@ def add_commands(sub) -> None:
     dbsub = db.add_subparsers(dest="db_command", required=True)
     with_db(dbsub.add_parser("upgrade", help="create or migrate the database to the latest schema")).set_defaults(run=db_upgrade)
 
-    p = with_db(sub.add_parser("import", help="bulk-load record files into a tournament"))
-    p.add_argument("files", nargs="+", metavar="FILE", help="a record, a list of records, or .jsonl")
-    p.add_argument("--tournament", required=True)
+    p = with_db(sub.add_parser("import", help="load records (or a `referee export` file) into a tournament"))
+    p.add_argument("files", nargs="+", metavar="FILE", help="a record, a list of records, or JSON Lines (.jsonl)")
+    p.add_argument("--tournament", required=True,
+                   help="the tournament's id; `new` creates it from an export file's settings")
+    p.add_argument("--id-from", choices=["path", "name", "record"], default="path",
+                   help="each match's external id: the file's path relative to here (default), its base "
+                        "name, or the record's own external_id; `:N` marks the Nth record of a file")
     p.set_defaults(run=import_files)
 
-    p = with_db(sub.add_parser("export", help="JSON lines of matches with their verdicts"))
-    p.add_argument("--tournament")
+    p = with_db(sub.add_parser("export", help="JSON Lines: each tournament's settings, then its matches with "
+                                              "their revisions and verdicts"))
+    p.add_argument("--tournament", help="only this tournament (an unknown id is an error, exit 2)")
     p.add_argument("--output", "-o")
     p.set_defaults(run=export)
 
+    keys = sub.add_parser("keys", help="tournament keys, on the server's database")
+    keysub = keys.add_subparsers(dest="keys_command", required=True)
+    p = with_db(keysub.add_parser("rotate", help="issue a new write (or read) key; the old one stops working"))
+    p.add_argument("--tournament", required=True)
+    p.add_argument("--key", choices=["write", "read"], default="write")
+    p.set_defaults(run=keys_rotate)
+
     p = with_db(sub.add_parser("serve", help="migrate, then serve the API with gunicorn and run the delivery worker"))
-    p.add_argument("--bind", default="127.0.0.1:8000")
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--bind", default="127.0.0.1:8000",
+                   help="HOST:PORT to listen on (default 127.0.0.1:8000; if that port is taken, pick another, "
+                        "e.g. --bind 127.0.0.1:8080)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="gunicorn worker processes (default 2; about one or two per core)")
     p.set_defaults(run=serve)
 
     p = with_db(sub.add_parser("deliver", help="deliver feed events to webhooks (runs until stopped)"))
-    p.add_argument("--once", action="store_true", help="one pass over the subscriptions, then exit")
+    p.add_argument("--once", action="store_true", help="one pass over the subscriptions, print a summary, exit")
     p.add_argument("--seconds", type=float, help="stop after this many seconds")
     p.set_defaults(run=deliver)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import orjson
 
 _BOM = "\ufeff"
@@ -44,4 +46,30 @@ def _near(doc: str | bytes, pos: int) -> str:
     if isinstance(doc, bytes):
         doc = doc.decode("utf-8", "replace")
     excerpt = doc[pos:pos + 16]
-    return f", near {excerpt!r}" if excerpt.strip() else ""
+    return f", near {json.dumps(excerpt, ensure_ascii=False)}" if excerpt.strip() else ""
+
+
+def nul_pointers(data: Any) -> list[str]:
+    """JSON pointers of every string (key or value) holding the NUL character, which
+    PostgreSQL cannot store in text: such input is refused everywhere, on every backend."""
+    found = []
+    stack = [("", data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                found.append(pointer or "/")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                where = pointer + "/" + key.replace("~", "~0").replace("/", "~1")
+                if "\x00" in key:
+                    found.append(where)
+                stack.append((where, item))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{k}", item) for k, item in enumerate(value))
+    return sorted(found)
+
+
+def dumps_line(value: Any) -> str:
+    """One line of JSON Lines: compact, keys in the order given, UTF-8 as is."""
+    return orjson.dumps(value).decode() + "\n"

@@ -10,6 +10,8 @@ from referee.store.db import upgrade
 from tests import pg
 
 BACKENDS = ["sqlite", "postgres"]
+# Webhook secrets are sealed with this key in the tests (see referee/store/secrets.py).
+os.environ.setdefault("REFEREE_SECRET_KEY", "the test suite's key")
 
 
 def pytest_report_header(config):

@@ -17,6 +17,7 @@ ROOT = Path(__file__).parents[1]
 SEPARATOR = "@@@ next command @@@"
 NORMALISE = [
     (re.compile(r"rk_[A-Za-z0-9_-]{20,}"), "<key>"),
+    (re.compile(r"rr_[A-Za-z0-9_-]{20,}"), "<read_key>"),
     (re.compile(r"whsec_[0-9a-f]{20,}"), "<secret>"),
     (re.compile(r"\b[0-9a-f]{32}\b"), "<id>"),
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<time>"),

@@ -1,7 +1,11 @@
-"""The tournament write key, from `Authorization: Bearer <key>`."""
+"""The tournament key, from `Authorization: Bearer <key>`."""
 from __future__ import annotations
 
+from functools import wraps
+
 from flask import request
+
+from referee.store.errors import Unauthorized
 
 
 def bearer_key() -> str | None:
@@ -11,3 +15,13 @@ def bearer_key() -> str | None:
     scheme, _, key = header.partition(" ")
     # A malformed header is a key that opens nothing (403), not a missing one.
     return key.strip() if scheme.lower() == "bearer" and key.strip() else header
+
+
+def needs_key(view):
+    """A write: without a key it is 401 before anything else (the body is not read)."""
+    @wraps(view)
+    def guarded(*args, **kwargs):
+        if bearer_key() is None:
+            raise Unauthorized("this needs the tournament's write key: Authorization: Bearer <key>")
+        return view(*args, **kwargs)
+    return guarded

@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from referee.engine import catalogue
+from referee.engine.errors import shown
 
 from .problems import Problem
 
@@ -19,5 +20,5 @@ def list_rules():
 def get_rule(rule_id: str):
     found = catalogue().get(rule_id)
     if found is None:
-        raise Problem(404, "Not Found", f"no rule {rule_id!r} in the rulebook; GET /v1/rules lists them")
+        raise Problem(404, "Not Found", f"no rule {shown(rule_id)} in the rulebook; GET /v1/rules lists them")
     return jsonify(found.as_dict())

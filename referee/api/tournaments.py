@@ -3,14 +3,20 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from referee.store.service import MatchView, Store, Webhooks, iso
+from referee.store.service import INT_MAX, MatchView, Store, Webhooks, tournament_settings
 from referee.store.standings import TIE_BREAK
 
-from .auth import bearer_key
+from .auth import bearer_key, needs_key
 from .problems import Problem
-from .store_schemas import EventsSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema, WebhookCreateSchema
-from .schemas import DealSchema
-from .validation import load
+from .store_schemas import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema,
+                            WebhookCreateSchema)
+from referee.records import check_deal, check_events, check_record
+
+from .validation import load, load_record
+
+
+def _stored_record(data, pointer):
+    return check_record(data, pointer, stored=True)
 from .verdicts import read_json
 
 bp = Blueprint("tournaments", __name__)
@@ -18,11 +24,6 @@ bp = Blueprint("tournaments", __name__)
 
 def store() -> Store:
     return current_app.extensions["referee.store"]
-
-
-def tournament_dict(t) -> dict:
-    return {"id": t.id, "name": t.name, "preset": t.preset, "options": t.options, "public": t.public,
-            "created_at": iso(t.created_at)}
 
 
 def _match_response(view: MatchView, status: int = 200) -> Response:
@@ -50,16 +51,31 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 @bp.post("/v1/tournaments", endpoint="createTournament")
 def create_tournament():
     data = load(TournamentCreateSchema(), read_json(), "tournament")
-    t, key = store().create_tournament(data["name"], data["preset"], data["options"], data["public"])
-    response = jsonify({**tournament_dict(t), "key": key})
+    t, key, read_key = store().create_tournament(data["name"], data["preset"], data["options"], data["public"])
+    response = jsonify({**tournament_settings(t), "key": key, "read_key": read_key})
     response.status_code = 201
     response.headers["Location"] = url_for("tournaments.getTournament", tournament_id=t.id)
     return response
 
 
+@bp.get("/v1/tournaments", endpoint="listTournaments")
+def list_tournaments():
+    limit = _int_arg("limit", 50, 1, 200)
+    page = store().list_tournaments(bearer_key(), limit, request.args.get("cursor"))
+    return jsonify({"items": [tournament_settings(t) for t in page["items"]], "next_cursor": page["next_cursor"]})
+
+
+@bp.post("/v1/tournaments/<tournament_id>/keys/rotate", endpoint="rotateKey")
+@needs_key
+def rotate_key(tournament_id: str):
+    data = load(KeyRotateSchema(), read_json(), "key rotation")
+    new = store().rotate_key(tournament_id, bearer_key(), data["key"])
+    return jsonify({"tournament": tournament_id, "key": data["key"], "new_key": new})
+
+
 @bp.get("/v1/tournaments/<tournament_id>", endpoint="getTournament")
 def get_tournament(tournament_id: str):
-    return jsonify(tournament_dict(store().tournament(tournament_id, bearer_key())))
+    return jsonify(tournament_settings(store().tournament(tournament_id, bearer_key())))
 
 
 @bp.get("/v1/tournaments/<tournament_id>/standings", endpoint="getStandings")
@@ -70,14 +86,15 @@ def get_standings(tournament_id: str):
 
 @bp.get("/v1/tournaments/<tournament_id>/feed", endpoint="getFeed")
 def get_feed(tournament_id: str):
-    after = _int_arg("after", 0, 0, 2**53)
+    after = _int_arg("after", 0, 0, INT_MAX)
     limit = _int_arg("limit", 100, 1, 1000)
     return jsonify(store().feed(tournament_id, bearer_key(), after, limit))
 
 
 @bp.post("/v1/matches", endpoint="createMatch")
+@needs_key
 def create_match():
-    data = load(MatchCreateSchema(), read_json(), "match")
+    data = load(MatchCreateSchema(), read_json(), "match", {"record": _stored_record})
     view, created = store().create_match(data["tournament"], bearer_key(), data["record"], data.get("external_id"))
     return _match_response(view, 201 if created else 200)
 
@@ -105,27 +122,31 @@ def get_match(match_id: str):
 
 
 @bp.post("/v1/matches/<match_id>/events", endpoint="appendEvents")
+@needs_key
 def append_events(match_id: str):
-    data = load(EventsSchema(), read_json(), "events")
+    data = load(EventsSchema(), read_json(), "events", {"events": check_events})
     view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), data["events"])
     return _match_response(view)
 
 
 @bp.post("/v1/matches/<match_id>/deals", endpoint="startDeal")
+@needs_key
 def start_deal(match_id: str):
-    deal = load(DealSchema(), read_json(), "deal")
+    deal = load_record(read_json(), check_deal, "deal")
     view = store().add_deal(match_id, bearer_key(), request.headers.get("If-Match"), deal)
     return _match_response(view)
 
 
 @bp.put("/v1/matches/<match_id>/record", endpoint="reviseRecord")
+@needs_key
 def revise_record(match_id: str):
-    data = load(ReviseSchema(), read_json(), "revision")
+    data = load(ReviseSchema(), read_json(), "revision", {"record": _stored_record})
     view = store().revise(match_id, bearer_key(), request.headers.get("If-Match"), data["record"], data["reason"])
     return _match_response(view)
 
 
 @bp.post("/v1/matches/<match_id>/close", endpoint="closeMatch")
+@needs_key
 def close_match(match_id: str):
     view = store().close(match_id, bearer_key(), request.headers.get("If-Match"))
     return _match_response(view)
@@ -142,6 +163,7 @@ def get_revision(match_id: str, number: int):
 
 
 @bp.post("/v1/tournaments/<tournament_id>/webhooks", endpoint="createWebhook")
+@needs_key
 def create_webhook(tournament_id: str):
     data = load(WebhookCreateSchema(), read_json(), "webhook")
     hook, secret = Webhooks(store()).register(tournament_id, bearer_key(), data["url"])
@@ -152,16 +174,33 @@ def create_webhook(tournament_id: str):
 
 
 @bp.get("/v1/tournaments/<tournament_id>/webhooks", endpoint="listWebhooks")
+@needs_key
 def list_webhooks(tournament_id: str):
     return jsonify({"webhooks": Webhooks(store()).list(tournament_id, bearer_key())})
 
 
 @bp.get("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/deliveries", endpoint="listDeliveries")
+@needs_key
 def list_deliveries(tournament_id: str, webhook_id: str):
     limit = _int_arg("limit", 100, 1, 1000)
     return jsonify(Webhooks(store()).deliveries(tournament_id, bearer_key(), webhook_id, limit))
 
 
+@bp.delete("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>", endpoint="deleteWebhook")
+@needs_key
+def delete_webhook(tournament_id: str, webhook_id: str):
+    Webhooks(store()).delete(tournament_id, bearer_key(), webhook_id)
+    return Response(status=204)
+
+
+@bp.post("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/secret", endpoint="rotateWebhookSecret")
+@needs_key
+def rotate_webhook_secret(tournament_id: str, webhook_id: str):
+    hook, secret = Webhooks(store()).rotate_secret(tournament_id, bearer_key(), webhook_id)
+    return jsonify({**hook, "secret": secret})
+
+
 @bp.post("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/enable", endpoint="enableWebhook")
+@needs_key
 def enable_webhook(tournament_id: str, webhook_id: str):
     return jsonify(Webhooks(store()).enable(tournament_id, bearer_key(), webhook_id))

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
 from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
+from referee.records import check_record
+
 from .problems import Problem
-from .schemas import RecordSchema
-from .validation import load
+from .validation import load_record as _load
 
 bp = Blueprint("verdicts", __name__)
-_record_schema = RecordSchema()
 
 
 def read_json() -> Any:
@@ -22,14 +22,34 @@ def read_json() -> Any:
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
     try:
-        return jsontext.loads(request.get_data(cache=True))
+        data = jsontext.loads(read_body())
     except jsontext.NotJSON as exc:
         raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
+    nul = jsontext.nul_pointers(data)
+    if nul:
+        raise Problem(422, "Invalid request", "text must not contain the NUL character",
+                      errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
+    return data
+
+
+def read_body(limit: int | None = None) -> bytes:
+    """The whole body, at most `limit` bytes (the app's MAX_CONTENT_LENGTH): a longer one is
+    413, also when it comes chunked (no Content-Length to check beforehand)."""
+    limit = limit or current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None:
+        if request.content_length > limit:
+            raise Problem(413, "Content Too Large", f"the body is over {limit} bytes", limit=limit)
+        return request.get_data(cache=True)
+    stream = request.environ["wsgi.input"]
+    body = stream.read(limit + 1)
+    if len(body) > limit:
+        raise Problem(413, "Content Too Large", f"the body is over {limit} bytes", limit=limit)
+    return body
 
 
 def load_record(data: Any) -> Record:
     """Validate the shape (422 with pointers), then build the engine's record."""
-    return Record.from_dict(load(_record_schema, data, "record"))
+    return Record.from_dict(_load(data, lambda d, p: check_record(d, p)))
 
 
 @bp.post("/v1/verdicts", endpoint="createVerdict")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .errors import InvalidCardError
+from .errors import InvalidCardError, shown
 
 RANKS = "23456789TJQKA"  # index = strength, low to high
 SUITS = "SHDC"
@@ -28,7 +28,7 @@ class Card:
         try:
             return _DECK_BY_TEXT[rank + suit]
         except KeyError:
-            raise InvalidCardError(f"no such card: {rank + suit!r}") from None
+            raise InvalidCardError(f"no such card: {shown(rank + suit)}") from None
 
     @classmethod
     def _make(cls, rank: str, suit: str) -> "Card":
@@ -51,7 +51,7 @@ class Card:
         card = _PARSE.get(text) if isinstance(text, str) else None
         if card is None:
             raise InvalidCardError(
-                f"not a card: {text!r} (expected rank then suit, e.g. 'TH', '10H', 'A♠')"
+                f"not a card: {shown(text)} (expected rank then suit, e.g. \"TH\", \"10H\", \"A♠\")"
             )
         return card
 
@@ -90,7 +90,7 @@ SPELLINGS = MappingProxyType(_PARSE)  # every accepted spelling of a card -> the
 def parse_suit(text: str) -> str:
     suit = _SYMBOLS.get(text, text.upper()) if isinstance(text, str) else ""
     if len(suit) != 1 or suit not in SUITS:
-        raise InvalidCardError(f"not a suit: {text!r} (expected one of S H D C)")
+        raise InvalidCardError(f"not a suit: {shown(text)} (expected one of S H D C)")
     return suit
 
 

@@ -84,7 +84,7 @@ class Deal:
         if mode in ("hidden", "band"):
             return self._hidden_trump(spec, mode)
         if spec.hidden is not None:
-            raise self._bad_trump(f"a hidden trump card is not part of trump mode {mode!r}")
+            raise self._bad_trump(f"a hidden trump card is not part of trump mode \"{mode}\"")
         if mode == "random":
             if spec.blind is None:
                 raise self._bad_trump("random trump needs the card shown before the deal: {\"blind\": CARD}")
@@ -107,7 +107,7 @@ class Deal:
     def _hidden_trump(self, spec: TrumpSpec, mode: str) -> Trump:
         card = spec.hidden
         if card is None:
-            raise self._bad_trump(f"trump mode {mode!r} needs the face-down card: {{\"hidden\": CARD}}")
+            raise self._bad_trump(f"trump mode \"{mode}\" needs the face-down card: {{\"hidden\": CARD}}")
         if self.hands is not None and card not in self.dealt[self.caller][:5]:
             raise self._bad_trump(f"the hidden card {card} is not among the caller's (seat {self.caller}) first five cards")
         if spec.suit is not None and spec.suit != card.suit:
@@ -465,7 +465,7 @@ class Deal:
     def _reveal(self, ev: Event, i: int) -> None:
         seat, trump = ev.seat, self.trump
         if not trump.is_concealed_mode:
-            raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but trump mode {trump.mode!r} has no hidden trump", i)
+            raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but trump mode \"{trump.mode}\" has no hidden trump", i)
         if not trump.is_hidden:
             raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
         k = self._check_turn(seat, i, lambda: "reveals the trump")

@@ -1,6 +1,18 @@
 """Exceptions that say where and why."""
 from __future__ import annotations
 
+import json
+
+
+def shown(value, most: int = 60) -> str:
+    """A value as a message quotes it: as JSON (`{"suit": "S"}`, `"XX"`), cut short, and safe
+    for any input (a value nested a thousand deep is not walked to the bottom)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        return "a value that is not plain JSON" if not isinstance(value, (list, dict)) else "a deeply nested value"
+    return text if len(text) <= most else text[:most - 1] + "…"
+
 
 class RefereeError(ValueError):
     """Base of every error the engine raises."""

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from .errors import OptionError
+from .errors import OptionError, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 COLLECTIONS = ("immediate", "pile")
@@ -99,33 +99,33 @@ def _check_value(name: str, value: Any) -> Any:
     kind = _FIELD_TYPES[name]
     if name in _CHOICES:
         if value not in _CHOICES[name]:
-            raise OptionError(f"option {name!r} must be one of {', '.join(_CHOICES[name])}; got {value!r}", name)
+            raise OptionError(f"option \"{name}\" must be one of {', '.join(_CHOICES[name])}; got {shown(value)}", name)
         return value
     if kind == "bool":
         if not isinstance(value, bool):
-            raise OptionError(f"option {name!r} must be true or false; got {value!r}", name)
+            raise OptionError(f"option \"{name}\" must be true or false; got {shown(value)}", name)
         return value
     if kind == "int":
         if whole(value) is None or whole(value) < 0:
-            raise OptionError(f"option {name!r} must be a whole number 0..{MAX_WHOLE}; got {value!r}", name)
+            raise OptionError(f"option \"{name}\" must be a whole number 0..{MAX_WHOLE}; got {shown(value)}", name)
         return whole(value)
     if name == "target":
         if value is None:
             return None
         if whole(value) is None or whole(value) < 1:
-            raise OptionError(f"option 'target' must be a whole number 1..{MAX_WHOLE} or null; got {value!r}", name)
+            raise OptionError(f"option \"target\" must be a whole number 1..{MAX_WHOLE} or null; got {shown(value)}", name)
         return whole(value)
     # pile_no_collect_after
     numbers = [whole(v) for v in value] if isinstance(value, (list, tuple)) else [None]
     if not all(n is not None and 1 <= n <= 13 for n in numbers):
-        raise OptionError(f"option {name!r} must be a list of trick numbers 1..13; got {value!r}", name)
+        raise OptionError(f"option \"{name}\" must be a list of trick numbers 1..13; got {shown(value)}", name)
     return tuple(sorted(set(numbers)))
 
 
 @lru_cache(maxsize=None)
 def preset_options(preset: str) -> Options:
     if preset not in PRESETS:
-        raise OptionError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}", None)
+        raise OptionError(f"unknown preset {shown(preset)}; presets are {', '.join(PRESETS)}", None)
     return Options(**PRESETS[preset])
 
 
@@ -137,7 +137,7 @@ def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Options:
     checked = {}
     for name, value in overrides.items():
         if name not in _FIELD_TYPES:
-            raise OptionError(f"unknown option {name!r}", name)
+            raise OptionError(f"unknown option {shown(name)}", name)
         checked[name] = _check_value(name, value)
     options = replace(options, **checked)
     return _rr_target(preset, options, "target" in checked)

@@ -12,22 +12,27 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
+import logging
 import os
 import random
 import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
 import uuid
 from datetime import timedelta
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from sqlalchemy import or_, select, update
 
 from .db import Database
 from .models import Delivery, FeedEvent, Webhook, utcnow
+from .secrets import unseal
+
+log = logging.getLogger("referee.deliver")
 
 LEASE = timedelta(seconds=60)
 TIMEOUT = 10.0          # seconds per delivery attempt
@@ -48,22 +53,38 @@ class TargetRefused(ValueError):
     """A webhook URL that points where the referee may not send (SSRF guard)."""
 
 
-def check_target(url: str, allowed_hosts: set[str] | None = None) -> None:
-    """Only loopback addresses, or hosts named in REFEREE_WEBHOOK_HOSTS."""
+class Target(NamedTuple):
+    """A checked webhook URL: where to connect (the address that was checked) and what to ask."""
+
+    scheme: str
+    host: str        # for the Host header and TLS
+    address: str     # the IP address the check resolved and approved
+    port: int
+    path: str
+
+
+def check_target(url: str, allowed_hosts: set[str] | None = None) -> Target:
+    """Only loopback addresses, or hosts named in REFEREE_WEBHOOK_HOSTS. The answer names
+    the resolved address, so the connection goes where the check looked (no second lookup
+    that a name could answer differently)."""
     allowed = settings()["hosts"] if allowed_hosts is None else allowed_hosts
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:  # a bad port or bracket
+        raise TargetRefused(f"not a URL: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise TargetRefused("a webhook URL is http:// or https:// with a host")
     host = parts.hostname.lower()
-    if host in allowed:
-        return
     try:
-        infos = socket.getaddrinfo(host, parts.port or 80, proto=socket.IPPROTO_TCP)
-    except (socket.gaierror, UnicodeError):
-        raise TargetRefused(f"cannot resolve {host!r}") from None
-    addresses = {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
-    if not addresses or not all(a.is_loopback for a in addresses):
-        raise TargetRefused(f"{host!r} is not a loopback address and not in REFEREE_WEBHOOK_HOSTS")
+        infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, UnicodeError, ValueError):
+        raise TargetRefused(f"cannot resolve {json.dumps(host)}") from None
+    addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    if not addresses or (host not in allowed and not all(a.is_loopback for a in addresses)):
+        raise TargetRefused(f"{json.dumps(host)} is not a loopback address and not in REFEREE_WEBHOOK_HOSTS")
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(parts.scheme, host, str(addresses[0]), port, path)
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
@@ -78,31 +99,45 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, tolerance: 
     return hmac.compare_digest(sign(secret, timestamp, body), signature)
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # a redirect could lead anywhere: refuse it
-        return None
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to a fixed address, with TLS (SNI, certificate) for the URL's host name."""
+
+    def __init__(self, address: str, host: str, port: int, timeout: float):
+        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._address = address
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+def _connection(target: Target) -> http.client.HTTPConnection:
+    if target.scheme == "https":
+        return _PinnedHTTPS(target.address, target.host, target.port, TIMEOUT)
+    return http.client.HTTPConnection(target.address, target.port, timeout=TIMEOUT)
 
 
 def post(url: str, secret: str, event: dict) -> tuple[int | None, str | None]:
-    """(HTTP status, error): success is a 2xx status and no error."""
+    """(HTTP status, error): success is a 2xx status and no error. Redirects are not followed."""
     body = json.dumps(event, separators=(",", ":")).encode()
     timestamp = str(int(time.time()))
-    request = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "User-Agent": "referee-webhooks/1",
-        "Referee-Event-Id": event["id"], "Referee-Event-Type": event["type"],
-        "Referee-Timestamp": timestamp, "Referee-Signature": sign(secret, timestamp, body),
-    })
     try:
-        check_target(url)
-        with _opener.open(request, timeout=TIMEOUT) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        return exc.code, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, TargetRefused) as exc:
-        return None, str(getattr(exc, "reason", exc))
+        target = check_target(url)
+        conn = _connection(target)
+        host = target.host if ":" not in target.host else f"[{target.host}]"
+        default = {"http": 80, "https": 443}[target.scheme]
+        conn.request("POST", target.path, body=body, headers={
+            "Host": host if target.port == default else f"{host}:{target.port}",
+            "Content-Type": "application/json", "User-Agent": "referee-webhooks/1",
+            "Referee-Event-Id": event["id"], "Referee-Event-Type": event["type"],
+            "Referee-Timestamp": timestamp, "Referee-Signature": sign(secret, timestamp, body),
+        })
+        status = conn.getresponse().status
+        conn.close()
+    except TargetRefused as exc:
+        return None, str(exc)
+    except (OSError, http.client.HTTPException) as exc:
+        return None, str(exc) or type(exc).__name__
     return status, None if 200 <= status < 300 else f"HTTP {status}"
 
 
@@ -116,6 +151,7 @@ class Worker:
         self.db = db
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.conf = settings()
+        self.failed = 0  # failed attempts, for the operator's summary
 
     def _due(self) -> list[str]:
         now = utcnow()
@@ -159,10 +195,15 @@ class Worker:
                 live.delivered_seq, live.failures, live.next_attempt_at = event.seq, 0, now
             else:
                 live.failures += 1
-                live.next_attempt_at = now + timedelta(seconds=backoff(live.failures, self.conf))
+                wait = backoff(live.failures, self.conf)
+                live.next_attempt_at = now + timedelta(seconds=wait)
+                self.failed += 1
+                log.warning("webhook %s: event %s to %s failed (attempt %d): %s; next retry in %.1f s",
+                            hook.id, event.seq, hook.url, live.failures, error, wait)
                 if live.failures >= self.conf["max_failures"]:
                     live.active = False
                     live.disabled_reason = f"disabled after {live.failures} failed attempts in a row: {error}"
+                    log.error("webhook %s to %s disabled: %s", hook.id, hook.url, live.disabled_reason)
             live.leased_until = now + LEASE
         return ok
 
@@ -176,7 +217,7 @@ class Worker:
             if event is None:
                 break
             start = time.monotonic()
-            status, error = post(hook.url, hook.secret, event_dict(event))
+            status, error = post(hook.url, unseal(hook.secret), event_dict(event))
             if not self._record(hook, event, status, error, int((time.monotonic() - start) * 1000)):
                 break
             sent += 1
@@ -193,11 +234,13 @@ class Worker:
         return sent
 
 
-def run_forever(db: Database, once: bool = False, seconds: float | None = None, poll: float = 0.5) -> None:
+def run_forever(db: Database, once: bool = False, seconds: float | None = None, poll: float = 0.5) -> tuple[int, int]:
+    """Deliver until stopped; (events delivered, failed attempts)."""
     worker = Worker(db)
     deadline = None if seconds is None else time.monotonic() + seconds
+    sent = 0
     while True:
-        worker.run_once()
+        sent += worker.run_once()
         if once or (deadline is not None and time.monotonic() >= deadline):
-            return
+            return sent, worker.failed
         time.sleep(poll)

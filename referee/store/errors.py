@@ -38,3 +38,9 @@ class PreconditionRequired(StoreError):
 
 class Invalid(StoreError):
     status, title = 422, "Invalid request"
+
+
+class Unavailable(StoreError):
+    """The server is not set up for this (a setting is missing); no input can fix it."""
+
+    status, title = 503, "Service Unavailable"

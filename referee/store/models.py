@@ -53,7 +53,8 @@ class Tournament(Base):
     preset: Mapped[str] = mapped_column(String(40))
     options: Mapped[dict[str, Any]]
     public: Mapped[bool]
-    key_hash: Mapped[str] = mapped_column(String(64))
+    key_hash: Mapped[str] = mapped_column(String(64))          # the write key's hash
+    read_key_hash: Mapped[str | None] = mapped_column(String(64))  # the read-only key's hash
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # The last feed sequence number given out; bumped under the tournament's row lock,
     # so feed events are numbered in commit order.
@@ -114,7 +115,7 @@ class Webhook(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
     url: Mapped[str] = mapped_column(Text)
-    secret: Mapped[str] = mapped_column(String(64))
+    secret: Mapped[str] = mapped_column(Text)  # sealed (encrypted) with REFEREE_SECRET_KEY: see secrets.py
     active: Mapped[bool] = mapped_column(default=True)
     disabled_reason: Mapped[str | None] = mapped_column(Text)
     delivered_seq: Mapped[int] = mapped_column(default=0)  # feed events up to here are delivered

@@ -3,6 +3,7 @@ a revision (record + verdict) and its feed events; nothing is edited in place.""
 from __future__ import annotations
 
 import base64
+import binascii
 import copy
 import hashlib
 import hmac
@@ -10,20 +11,27 @@ import json
 import secrets
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Callable
 
+from sqlalchemy import delete as sa_delete
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from referee.engine import OptionError, adjudicate_dict, resolve
+from referee.engine.errors import shown
 from referee.visibility import open_deals, public_record, public_verdict
 
 from . import feed
 from .db import Database
-from .errors import Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized
+from .errors import (Conflict, Forbidden, Invalid, NotFound, PreconditionFailed, PreconditionRequired, Unauthorized,
+                     Unavailable)
+from .secrets import SecretKeyMissing, seal
 from .models import Delivery, FeedEvent, Match, Revision, Tournament, Webhook, utcnow
+
+
+INT_MAX = 2**31 - 1  # the largest integer column value on every backend
 
 
 def new_id() -> str:
@@ -31,7 +39,11 @@ def new_id() -> str:
 
 
 def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_key(prefix: str) -> str:
+    return prefix + secrets.token_urlsafe(32)
 
 
 def etag_of(match: Match) -> str:
@@ -61,6 +73,11 @@ class MatchView:
         return {**summary(self.match, self.revision), "etag": self.etag, "record": record, "verdict": verdict}
 
 
+def tournament_settings(t: Tournament) -> dict[str, Any]:
+    return {"id": t.id, "name": t.name, "preset": t.preset, "options": t.options, "public": t.public,
+            "created_at": iso(t.created_at)}
+
+
 def summary(match: Match, head: Revision) -> dict[str, Any]:
     return {
         "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
@@ -76,43 +93,93 @@ class Store:
 
     # -- tournaments and keys ---------------------------------------------------------
 
-    def create_tournament(self, name: str, preset: str, options: dict, public: bool) -> tuple[Tournament, str]:
-        key = "rk_" + secrets.token_urlsafe(32)
+    def create_tournament(self, name: str, preset: str, options: dict, public: bool,
+                          tid: str | None = None) -> tuple[Tournament, str, str]:
+        """A new tournament and its two keys (write, read-only), shown only now."""
+        key, read_key = new_key("rk_"), new_key("rr_")
         with self.db.transaction() as s:
-            t = Tournament(id=new_id(), name=name, preset=preset, options=options, public=public,
-                           key_hash=hash_key(key), created_at=utcnow(), feed_seq=0)
+            t = Tournament(id=tid or new_id(), name=name, preset=preset, options=options, public=public,
+                           key_hash=hash_key(key), read_key_hash=hash_key(read_key), created_at=utcnow(), feed_seq=0)
             s.add(t)
-        return t, key
+        return t, key, read_key
+
+    def rotate_key(self, tid: str, key: str | None, which: str, trusted: bool = False) -> str:
+        """A new write or read key; the old one stops working at once. `trusted`: the
+        operator's own command on the server, which needs no key."""
+        if not trusted:
+            _key_given(key)
+        new = new_key("rk_" if which == "write" else "rr_")
+        with self.db.transaction() as s:
+            t = self._tournament(s, tid, lock=True)
+            if not trusted:
+                self._require_key(t, key)
+            if which == "write":
+                t.key_hash = hash_key(new)
+            else:
+                t.read_key_hash = hash_key(new)
+        return new
+
+    def list_tournaments(self, key: str | None, limit: int, cursor: str | None) -> dict:
+        """Public tournaments, and the private one a key opens, oldest first."""
+        with self.db.transaction() as s:
+            stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
+            if key is not None:
+                digest = hash_key(key)
+                stmt = stmt.where(Tournament.public.is_(True) | (Tournament.key_hash == digest)
+                                  | (Tournament.read_key_hash == digest))
+            else:
+                stmt = stmt.where(Tournament.public.is_(True))
+            if cursor:
+                created, last_id = _decode_cursor(cursor)
+                stmt = stmt.where((Tournament.created_at > created)
+                                  | ((Tournament.created_at == created) & (Tournament.id > last_id)))
+            rows = s.scalars(stmt.limit(limit + 1)).all()
+            nxt = _encode_cursor(rows[limit - 1]) if len(rows) > limit else None
+            return {"items": rows[:limit], "next_cursor": nxt}
 
     def _tournament(self, s: Session, tid: str, lock: bool = False) -> Tournament:
+        _plausible_id(tid, "tournament")
         stmt = select(Tournament).where(Tournament.id == tid).execution_options(populate_existing=True)
         if lock and self.db.is_postgres:
             stmt = stmt.with_for_update()
         t = s.scalars(stmt).one_or_none()
         if t is None:
-            raise NotFound(f"no tournament {tid!r}")
+            raise NotFound(f"no tournament {shown(tid)}")
         return t
 
     @staticmethod
     def key_opens(t: Tournament, key: str | None) -> bool:
+        """The write key."""
         return key is not None and hmac.compare_digest(hash_key(key), t.key_hash)
+
+    @staticmethod
+    def key_reads(t: Tournament, key: str | None) -> bool:
+        """The write key or the read-only key."""
+        if key is None:
+            return False
+        digest = hash_key(key)
+        return hmac.compare_digest(digest, t.key_hash) or hmac.compare_digest(digest, t.read_key_hash or "")
 
     def _require_key(self, t: Tournament, key: str | None) -> None:
         _key_given(key)
         if not self.key_opens(t, key):
-            raise Forbidden("that key does not open this tournament")
+            why = "a read-only key cannot write" if self.key_reads(t, key) else "that key does not open this tournament"
+            raise Forbidden(why)
 
     def _reader(self, t: Tournament, key: str | None) -> bool:
         """May this reader read the tournament at all; and do they see everything?"""
         if key is not None or not t.public:
-            self._require_key(t, key)
+            _key_given(key)
+            if not self.key_reads(t, key):
+                raise Forbidden("that key does not open this tournament")
             return True
         return False
 
-    def tournament(self, tid: str, key: str | None) -> Tournament:
+    def tournament(self, tid: str, key: str | None, trusted: bool = False) -> Tournament:
         with self.db.transaction() as s:
             t = self._tournament(s, tid)
-            self._reader(t, key)
+            if not trusted:
+                self._reader(t, key)
             return t
 
     # -- matches ----------------------------------------------------------------------
@@ -188,7 +255,7 @@ class Store:
         head = self._head(s, m)
         first = s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == 1)).one()
         if first.record != record:
-            raise Conflict(f"external_id {m.external_id!r} is already match {m.id} with a different record",
+            raise Conflict(f"external_id {shown(m.external_id)} is already match {m.id} with a different record",
                            match=m.id)
         return MatchView(m, head, True)
 
@@ -200,9 +267,10 @@ class Store:
         return s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == m.revision)).one()
 
     def _match(self, s: Session, mid: str) -> Match:
+        _plausible_id(mid, "match")
         m = s.scalars(select(Match).where(Match.id == mid).execution_options(populate_existing=True)).one_or_none()
         if m is None:
-            raise NotFound(f"no match {mid!r}")
+            raise NotFound(f"no match {shown(mid)}")
         return m
 
     def get_match(self, mid: str, key: str | None) -> MatchView:
@@ -240,9 +308,10 @@ class Store:
     def _write_once(self, mid, key, if_match, kind, change, reason, close) -> MatchView:
         _key_given(key)
         with self.db.transaction() as s:
+            _plausible_id(mid, "match")
             tid = s.scalars(select(Match.tournament_id).where(Match.id == mid)).one_or_none()
             if tid is None:
-                raise NotFound(f"no match {mid!r}")
+                raise NotFound(f"no match {shown(mid)}")
             t = self._tournament(s, tid, lock=True)  # serialises writes of this tournament
             self._require_key(t, key)
             if if_match is None:
@@ -314,7 +383,9 @@ class Store:
         with self.db.transaction() as s:
             m = self._match(s, mid)
             full = self._reader(self._tournament(s, m.tournament_id), key)
-            r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
+            r = None
+            if 1 <= number <= INT_MAX:  # beyond the column's range there is no such revision
+                r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
             if full:
@@ -326,13 +397,51 @@ class Store:
                     "record": record, "verdict": verdict, "full": full, "full_record": r.record}
 
     def export(self, tid: str | None):
-        """Every match with its latest record and verdict, oldest first."""
+        """JSON-ready lines: per tournament its settings, then each of its matches with its
+        external id, every revision's record and the current verdict; oldest first."""
         with self.db.transaction() as s:
-            stmt = select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
-            if tid:
-                stmt = stmt.where(Match.tournament_id == tid)
-            for m, r in s.execute(stmt.order_by(Match.created_at, Match.id)):
-                yield MatchView(m, r, True).as_dict()
+            stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
+            if tid is not None:
+                stmt = stmt.where(Tournament.id == tid)
+            tournaments = s.scalars(stmt).all()
+            if tid is not None and not tournaments:
+                raise NotFound(f"no tournament {shown(tid)}")
+            for t in tournaments:
+                yield {"kind": "tournament", "tournament": tournament_settings(t)}
+                matches = s.scalars(select(Match).where(Match.tournament_id == t.id)
+                                    .order_by(Match.created_at, Match.id)).all()
+                for m in matches:
+                    revisions = s.scalars(select(Revision).where(Revision.match_id == m.id)
+                                          .order_by(Revision.number)).all()
+                    yield {"kind": "match", **summary(m, revisions[-1]), "record": revisions[-1].record,
+                           "verdict": revisions[-1].verdict,
+                           "revisions": [{"number": r.number, "kind": r.kind, "reason": r.reason,
+                                          "created_at": iso(r.created_at), "record": r.record} for r in revisions]}
+
+    def restore_match(self, tid: str, external_id: str, revisions: list[dict]) -> tuple[MatchView, bool]:
+        """A match from an export: its revisions stored again in order, each judged anew.
+        An external id already present is left as it is (created False)."""
+        with self.db.transaction() as s:
+            t = self._tournament(s, tid, lock=True)
+            existing = s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
+            if existing is not None:
+                return MatchView(existing, self._head(s, existing), True), False
+            now = utcnow()
+            m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
+                      closed=False, created_at=now, updated_at=now)
+            s.add(m)
+            s.flush()
+            verdict = None
+            for number, rev in enumerate(revisions, 1):
+                record = self._record_for(t, rev["record"], external_id)
+                verdict = self._judge(record)
+                head = Revision(match_id=m.id, number=number, kind=rev.get("kind") or "import",
+                                reason=rev.get("reason"), record=record, verdict=verdict, created_at=now)
+                s.add(head)
+            m.revision, m.closed = len(revisions), bool(head.record.get("closed"))
+            m.status = self._status(verdict, m.closed)
+            self._publish(s, t, m, None, verdict, False, None)
+            return MatchView(m, head, True), True
 
     # -- standings and the feed ---------------------------------------------------------
 
@@ -381,6 +490,13 @@ def webhook_dict(w: Webhook) -> dict:
             "failures": w.failures, "created_at": iso(w.created_at)}
 
 
+def _plausible_id(value: str, what: str) -> None:
+    """Ids are 32 hex digits (ours) or a restored export's; anything with NUL or far too long
+    is no id of ours, on any backend (PostgreSQL cannot even compare text holding NUL)."""
+    if "\x00" in value or len(value) > 64:
+        raise NotFound(f"no {what} {shown(value)}")
+
+
 def _key_given(key: str | None) -> None:
     if key is None:
         raise Unauthorized("this needs the tournament's write key: Authorization: Bearer <key>")
@@ -397,7 +513,7 @@ class Webhooks:
         from .delivery import TargetRefused, check_target
 
         _key_given(key)
-        secret = "whsec_" + secrets.token_hex(24)
+        secret = new_secret()
         with self.db.transaction() as s:
             t = self.store._tournament(s, tid, lock=True)
             self.store._require_key(t, key)
@@ -405,17 +521,33 @@ class Webhooks:
                 check_target(url)
             except TargetRefused as exc:
                 raise Invalid(str(exc), errors=[{"pointer": "/url", "detail": str(exc)}]) from None
-            w = Webhook(id=new_id(), tournament_id=tid, url=url, secret=secret, active=True,
+            w = Webhook(id=new_id(), tournament_id=tid, url=url, secret=_sealed(secret), active=True,
                         delivered_seq=t.feed_seq, failures=0, next_attempt_at=utcnow(), created_at=utcnow())
             s.add(w)
+            return webhook_dict(w), secret
+
+    def delete(self, tid: str, key: str | None, wid: str) -> None:
+        """Remove a subscription and its delivery log; nothing more is sent to it."""
+        with self.db.transaction() as s:
+            w = self._hook(s, tid, key, wid)
+            s.execute(sa_delete(Delivery).where(Delivery.webhook_id == w.id))
+            s.delete(w)
+
+    def rotate_secret(self, tid: str, key: str | None, wid: str) -> tuple[dict, str]:
+        """A new signing secret, used from the next delivery on (shown only now)."""
+        secret = new_secret()
+        with self.db.transaction() as s:
+            w = self._hook(s, tid, key, wid)
+            w.secret = _sealed(secret)
             return webhook_dict(w), secret
 
     def _hook(self, s: Session, tid: str, key: str | None, wid: str) -> Webhook:
         _key_given(key)
         self.store._require_key(self.store._tournament(s, tid), key)
+        _plausible_id(wid, "webhook")
         w = s.get(Webhook, wid)
         if w is None or w.tournament_id != tid:
-            raise NotFound(f"no webhook {wid!r} in tournament {tid!r}")
+            raise NotFound(f"no webhook {shown(wid)} in tournament {shown(tid)}")
         return w
 
     def list(self, tid: str, key: str | None) -> list[dict]:
@@ -439,25 +571,43 @@ class Webhooks:
             return webhook_dict(w)
 
 
+def new_secret() -> str:
+    return "whsec_" + secrets.token_hex(24)
+
+
+def _sealed(secret: str) -> str:
+    try:
+        return seal(secret)
+    except SecretKeyMissing as exc:
+        raise Unavailable(str(exc)) from None
+
+
 def event_dict(e: FeedEvent) -> dict:
     return {"id": e.id, "seq": e.seq, "type": e.type, "tournament": e.tournament_id, "match": e.match_id,
             "time": iso(e.created_at), "payload": e.payload}
 
 
 def _strip(tag: str) -> str:
+    """An If-Match value as an ETag: weak prefix dropped; quotes added when a client copied
+    the ETag without them (`ID.3` means `"ID.3"`)."""
     tag = tag.strip()
-    return tag[2:] if tag.startswith("W/") else tag
+    tag = tag[2:] if tag.startswith("W/") else tag
+    return tag if tag.startswith('"') else f'"{tag}"'
 
 
-def _encode_cursor(m: Match) -> str:
-    return base64.urlsafe_b64encode(f"{m.created_at.isoformat()}|{m.id}".encode()).decode().rstrip("=")
+def _encode_cursor(row) -> str:
+    return base64.urlsafe_b64encode(f"{row.created_at.isoformat()}|{row.id}".encode()).decode().rstrip("=")
 
 
 def _decode_cursor(cursor: str) -> tuple[datetime, str]:
+    """A cursor this API gave out: an aware time (in range once in UTC) and an id."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        created, mid = raw.split("|", 1)
-        return datetime.fromisoformat(created), mid
-    except (ValueError, UnicodeDecodeError):
+        created, rid = raw.split("|", 1)
+        moment = datetime.fromisoformat(created)
+        if moment.tzinfo is None or "\x00" in rid or len(rid) > 32:
+            raise ValueError(cursor)
+        return moment.astimezone(timezone.utc), rid
+    except (ValueError, UnicodeDecodeError, OverflowError, binascii.Error):
         raise Invalid("cursor is not one this API gave out",
                       errors=[{"pointer": "/cursor", "detail": "unknown cursor"}]) from None

@@ -1,15 +1,14 @@
-"""The record schema reads plain plays and hands directly; it must read them exactly
-as the general path (EventSchema, CardField) does, and leave everything else to it."""
+"""The record's shape (referee.records): plain plays and hands are read exactly as the
+general path reads them, errors keep their pointers, and messages speak one voice."""
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from marshmallow import ValidationError, fields
 
-from referee.api.schemas import CardField, EventSchema, RecordSchema, _plain_hands, _plain_plays
 from referee.engine import DECK, resolve
 from referee.engine.simulate import random_deal
+from referee.records import RecordProblems, _Check, _event, _plain_plays, check_record
 
 SPELL = {"T": ["T", "10", "t"], "S": ["S", "s", "♠"], "H": ["H", "h", "♥"], "D": ["D", "d", "♦"], "C": ["C", "c", "♣"]}
 
@@ -26,8 +25,10 @@ def test_plain_plays_and_hands_read_as_the_general_path_reads_them(seed):
     rec = random_deal(resolve("court-piece"), 0, rng)
     events = [{"seat": e.seat, "play": spelled(e.card, rng)} for e in rec.events if e.kind == "play"]
     hands = [[spelled(c, rng) for c in hand] for hand in rec.hands]
-    assert _plain_plays(events) == [EventSchema().load(e) for e in events]
-    assert _plain_hands(hands) == fields.List(fields.List(CardField())).deserialize(hands)
+    check = _Check()
+    assert _plain_plays(events) == [_event(check, e, "") for e in events] and check.problems == []
+    slow = [[check.card(c, "") for c in hand] for hand in hands]
+    assert check_record({"preset": "court-piece", "deals": [{"dealer": 0, "hands": hands}]})["deals"][0]["hands"] == slow
 
 
 @pytest.mark.parametrize("event", [
@@ -43,7 +44,24 @@ def test_errors_keep_their_pointers_when_most_items_are_plain():
     hands[2][5] = "1X"
     record = {"preset": "court-piece", "deals": [{"dealer": 0, "hands": hands,
                                                   "events": [{"seat": 1, "play": "2S"}, {"seat": True, "play": "3S"}]}]}
-    with pytest.raises(ValidationError) as info:
-        RecordSchema().load(record)
-    deal = info.value.messages["deals"][0]
-    assert set(deal["hands"][2]) == {5} and set(deal["events"]) == {1}
+    with pytest.raises(RecordProblems) as info:
+        check_record(record)
+    assert [p["pointer"] for p in info.value.problems] == ["/deals/0/hands/2/5", "/deals/0/events/1/seat"]
+
+
+def test_messages_speak_one_voice_and_quote_json_as_json():
+    with pytest.raises(RecordProblems) as info:
+        check_record({"deals": [{"trump": {"suit": "X", "colour": 1}}], "extra": 1})
+    got = {p["pointer"]: p["detail"] for p in info.value.problems}
+    assert got == {"/preset": "required", "/extra": "unknown field", "/deals/0/dealer": "required",
+                   "/deals/0/trump/colour": "unknown field",
+                   "/deals/0/trump/suit": 'not a suit: "X" (expected one of S H D C)'}
+
+
+def test_a_value_nested_a_thousand_deep_is_a_problem_not_a_crash():
+    deep = 1
+    for _ in range(990):
+        deep = [deep]
+    with pytest.raises(RecordProblems) as info:
+        check_record({"preset": "court-piece", "options": {"target": deep}, "deals": [{"dealer": 0, "hands": [[deep]]}]})
+    assert {p["pointer"] for p in info.value.problems} == {"/options/target", "/deals/0/hands/0/0"}

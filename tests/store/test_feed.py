@@ -14,7 +14,7 @@ def all_events(store, tid, key):
 
 
 def test_live_play_publishes_deals_violations_and_the_match_end(store):
-    t, key = store.create_tournament("t", "rr-single-sir", {}, True)
+    t, key, _ = store.create_tournament("t", "rr-single-sir", {}, True)
     view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": []}, None)
     hands = round_robin_hands()
     view = store.add_deal(view.match.id, key, view.etag, {"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": []})
@@ -37,7 +37,7 @@ def test_live_play_publishes_deals_violations_and_the_match_end(store):
 
 
 def test_a_refused_write_publishes_nothing(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 6)]}, None)
     with pytest.raises(Conflict):
         store.append_events(view.match.id, key, view.etag, ev("3:AS"))
@@ -45,7 +45,7 @@ def test_a_refused_write_publishes_nothing(store):
 
 
 def test_payloads_never_show_unplayed_cards_or_a_hidden_trump(store):
-    t, key = store.create_tournament("t", "rr-hidden-rung", {}, True)
+    t, key, _ = store.create_tournament("t", "rr-hidden-rung", {}, True)
     hands = round_robin_hands()
     view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [
         {"dealer": 0, "trump": {"hidden": "7S"}, "hands": hands, "events": ev("1:7S")}]}, None)
@@ -58,14 +58,14 @@ def test_payloads_never_show_unplayed_cards_or_a_hidden_trump(store):
 
 
 def test_revisions_are_published(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 3)]}, None)
     store.revise(view.match.id, key, view.etag, {"players": PLAYERS, "deals": [won_by(0, [1] * 2)]}, "typo")
     assert [e["type"] for e in all_events(store, t.id, key)] == ["match.revised"]
 
 
 def test_the_cursor_resumes_without_skips_or_repeats(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     for _ in range(5):
         store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)]}, None)
     seen, cursor = [], 0
@@ -79,7 +79,7 @@ def test_the_cursor_resumes_without_skips_or_repeats(store):
 
 
 def test_a_reader_resuming_during_concurrent_writes_sees_every_event_exactly_once(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     matches = [store.create_match(t.id, key, {"players": PLAYERS, "deals": []}, None)[0] for _ in range(3)]
     done = threading.Event()
     seen: list[int] = []

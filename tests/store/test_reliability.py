@@ -10,7 +10,7 @@ PLAYERS = ["A", "B", "C", "D"]
 
 
 def live(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [{"dealer": 0, "trump": {"suit": "S"}, "events": []}]}, None)
     return key, view
 

@@ -1,13 +1,15 @@
 """Webhooks: signed, in order, retried with backoff, disabled after failures, never duplicated."""
 import json
 import os
+import random
+import socket
 import subprocess
 import sys
 import time
 
 import pytest
 
-from referee.store.delivery import TargetRefused, Worker, check_target, sign, verify
+from referee.store.delivery import TargetRefused, Worker, backoff, check_target, post, sign, verify
 from referee.store.errors import Invalid
 from referee.store.service import Webhooks
 from tests.helpers import won_by
@@ -29,7 +31,7 @@ def drain(worker, until, seconds=10.0):
 
 
 def test_events_arrive_signed_in_order_once_each_after_two_failures(store):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     with Receiver(fail_first=2) as rx:
         hook, secret = Webhooks(store).register(t.id, key, rx.url)
         matches(store, t.id, key, 3)
@@ -51,7 +53,7 @@ def test_events_arrive_signed_in_order_once_each_after_two_failures(store):
 
 def test_a_subscription_that_keeps_failing_is_disabled_and_can_be_re_enabled(store, monkeypatch):
     monkeypatch.setenv("REFEREE_WEBHOOK_MAX_FAILURES", "3")
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     with Receiver(always_fail=True) as rx:
         hook, _ = Webhooks(store).register(t.id, key, rx.url)
         matches(store, t.id, key, 1)
@@ -66,17 +68,125 @@ def test_a_subscription_that_keeps_failing_is_disabled_and_can_be_re_enabled(sto
         assert len(rx.accepted()) == 1 and Webhooks(store).list(t.id, key)[0]["delivered_seq"] == 1
 
 
+def _resolver(answers: dict, calls: list):
+    real = socket.getaddrinfo
+
+    def fake(host, port, *args, **kwargs):
+        calls.append(host)
+        if host in answers:
+            address = answers[host] if isinstance(answers[host], str) else answers[host].pop(0)
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+        return real(host, port, *args, **kwargs)
+    return fake
+
+
 def test_only_loopback_or_configured_hosts_are_targets(store, monkeypatch):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
-    for url in ("http://10.0.0.1/hook", "http://192.168.1.5/", "ftp://127.0.0.1/", "http://no-such-host.invalid/"):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    for url in ("http://10.0.0.1/hook", "http://192.168.1.5/", "ftp://127.0.0.1/", "http://no-such-host.invalid/",
+                "http://127.0.0.1:99999/", "http://[::1/", "http://10.0.0.1:80:18200/"):
         with pytest.raises(Invalid):
             Webhooks(store).register(t.id, key, url)
-    check_target("http://localhost:9/x")
-    check_target("http://[::1]:9/x")
+    assert check_target("http://localhost:9/x").address in ("127.0.0.1", "::1")
+    assert check_target("http://[::1]:9/x").address == "::1"
+    monkeypatch.setattr(socket, "getaddrinfo", _resolver({"scores.example.org": "203.0.113.7"}, []))
     with pytest.raises(TargetRefused):
         check_target("http://scores.example.org/hook")
     monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "scores.example.org")
-    check_target("http://scores.example.org/hook")
+    target = check_target("http://scores.example.org/hook?x=1")
+    assert (target.address, target.host, target.port, target.path) == ("203.0.113.7", "scores.example.org", 80, "/hook?x=1")
+
+
+def test_the_connection_goes_to_the_address_that_was_checked(store, monkeypatch):
+    """A name that answers loopback to the check and a private address afterwards (DNS
+    rebinding) is delivered to the checked loopback address, after one lookup."""
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver() as rx:
+        port = rx.url.split(":")[2].split("/")[0]
+        calls = []
+        monkeypatch.setattr(socket, "getaddrinfo", _resolver({"rebind.test": ["127.0.0.1", "10.0.0.1", "10.0.0.1"]}, calls))
+        status, error = post(f"http://rebind.test:{port}/hook", "whsec_x", {"id": "e1", "type": "deal.finished"})
+        assert (status, error) == (200, None) and calls.count("rebind.test") == 1  # then the IP itself
+        assert rx.accepted()[0][0]["Host"] == f"rebind.test:{port}"
+
+
+def test_secrets_are_sealed_at_rest_and_rotation_signs_with_the_new_one(store):
+    from referee.store.models import Webhook
+
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver() as rx:
+        hook, secret = Webhooks(store).register(t.id, key, rx.url)
+        with store.db.transaction() as s:
+            stored = s.get(Webhook, hook["id"]).secret
+        assert secret not in stored and stored.startswith("enc:v1:")
+        _, rotated = Webhooks(store).rotate_secret(t.id, key, hook["id"])
+        assert rotated != secret
+        matches(store, t.id, key, 1)
+        drain(Worker(store.db), lambda: rx.accepted())
+        headers, body = rx.accepted()[0]
+        assert verify(rotated, headers["Referee-Timestamp"], body, headers["Referee-Signature"])
+        assert not verify(secret, headers["Referee-Timestamp"], body, headers["Referee-Signature"])
+
+
+def test_without_a_secret_key_webhooks_are_refused_outside_development(store, monkeypatch):
+    from referee.store.errors import Unavailable
+
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    monkeypatch.delenv("REFEREE_SECRET_KEY")
+    monkeypatch.delenv("REFEREE_DEV", raising=False)
+    with pytest.raises(Unavailable):
+        Webhooks(store).register(t.id, key, "http://127.0.0.1:9/x")
+    monkeypatch.setenv("REFEREE_DEV", "1")
+    assert Webhooks(store).register(t.id, key, "http://127.0.0.1:9/x")[1].startswith("whsec_")
+
+
+def test_a_deleted_subscription_gets_nothing_more(store):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver() as rx:
+        hook, _ = Webhooks(store).register(t.id, key, rx.url)
+        Webhooks(store).delete(t.id, key, hook["id"])
+        matches(store, t.id, key, 2)
+        Worker(store.db).run_once()
+        assert rx.requests == [] and Webhooks(store).list(t.id, key) == []
+
+
+def test_a_new_subscription_gets_only_what_is_written_after_it(store):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    matches(store, t.id, key, 2)  # history: the feed has it, the new subscription does not
+    with Receiver() as rx:
+        Webhooks(store).register(t.id, key, rx.url)
+        matches(store, t.id, key, 1)
+        worker = Worker(store.db)
+        drain(worker, lambda: rx.accepted())
+        worker.run_once()
+        seqs = [json.loads(b)["seq"] for _, b in rx.accepted()]
+        history = len(store.feed(t.id, key, 0, 100)["events"])
+        assert seqs == [history]  # the one event written after subscribing, nothing before
+
+
+def test_retries_back_off_exponentially_with_jitter():
+    conf = {"backoff": 2.0, "max_backoff": 3600.0}
+    random.seed(7)
+    waits = [[backoff(n, conf) for _ in range(50)] for n in (1, 2, 3, 4, 12, 40)]
+    for n, samples in zip((1, 2, 3, 4), waits):
+        full = 2.0 * 2 ** (n - 1)
+        assert all(full * 0.5 <= w <= full for w in samples) and len(set(samples)) > 40  # jitter
+    assert max(waits[0]) < min(waits[3])             # it grows
+    assert all(w <= 3600 for w in waits[5]) and min(waits[5]) >= 1800  # capped
+
+
+def test_failed_attempts_and_a_disabled_subscription_are_logged(store, monkeypatch, caplog):
+    import logging
+
+    monkeypatch.setenv("REFEREE_WEBHOOK_MAX_FAILURES", "2")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver(always_fail=True) as rx:
+        Webhooks(store).register(t.id, key, rx.url)
+        matches(store, t.id, key, 1)
+        with caplog.at_level(logging.INFO, logger="referee.deliver"):
+            drain(Worker(store.db), lambda: not Webhooks(store).list(t.id, key)[0]["active"])
+    failed = [r.getMessage() for r in caplog.records if "failed (attempt" in r.getMessage()]
+    assert len(failed) == 2 and rx.url in failed[0] and "HTTP 500" in failed[0] and "next retry in" in failed[0]
+    assert any("disabled" in r.getMessage() and r.levelname == "ERROR" for r in caplog.records)
 
 
 def test_signature_is_hmac_sha256_over_timestamp_and_body():
@@ -89,7 +199,7 @@ def test_signature_is_hmac_sha256_over_timestamp_and_body():
 
 
 def test_two_delivery_processes_never_send_an_event_twice(store, db_url):
-    t, key = store.create_tournament("t", "court-piece", {}, True)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     with Receiver() as rx:
         Webhooks(store).register(t.id, key, rx.url)
         Webhooks(store).register(t.id, key, rx.url + "?second")
@@ -111,7 +221,7 @@ def test_two_delivery_processes_never_send_an_event_twice(store, db_url):
 def test_closing_a_session_names_the_winner_in_verdict_feed_and_webhook(store, preset, scoring, winner):
     """R-26: the team ahead wins a closed session; the stored verdict, the feed event and the
     webhook body all say so, and nothing more is offered."""
-    t, key = store.create_tournament("t", preset, {"scoring": scoring, "target": None}, True)
+    t, key, _ = store.create_tournament("t", preset, {"scoring": scoring, "target": None}, True)
     with Receiver() as rx:
         Webhooks(store).register(t.id, key, rx.url)
         view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7, n=13)]}, None)

@@ -1,0 +1,70 @@
+"""Reading record files for the command line: a record, a list of records, or JSON Lines
+(one record per line, as `referee export` writes), each item with its file and line."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator, NamedTuple
+
+from referee import jsontext
+
+
+class Item(NamedTuple):
+    file: str
+    line: int | None   # the line (JSON Lines) or the position (a list), 1-based; None: the whole file
+    data: Any          # the parsed JSON, or the exception that kept it from being read
+
+    @property
+    def where(self) -> str:
+        return self.file if self.line is None else f"{self.file}:{self.line}"
+
+
+def read_items(paths: list[str]) -> Iterator[Item]:
+    for path in paths:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            yield Item(path, None, OSError(f"cannot read: {exc.strerror}"))
+            continue
+        yield from _items(path, raw)
+
+
+def _items(path: str, raw: bytes) -> Iterator[Item]:
+    if not path.endswith((".jsonl", ".ndjson")):
+        try:
+            data = jsontext.loads(raw)
+        except jsontext.NotJSON as exc:
+            if not _looks_like_lines(raw):
+                yield Item(path, None, exc)
+                return
+        else:
+            if isinstance(data, list):
+                yield from (Item(path, n, record) for n, record in enumerate(data, 1))
+            else:
+                yield Item(path, None, data)
+            return
+    for n, line in enumerate(raw.splitlines(), 1):
+        if line.strip():
+            try:
+                yield Item(path, n, jsontext.loads(line))
+            except jsontext.NotJSON as exc:
+                yield Item(path, n, exc)
+
+
+def _looks_like_lines(raw: bytes) -> bool:
+    """A file of several JSON values, one per line, whatever its name."""
+    first = raw.lstrip().split(b"\n", 1)[0]
+    try:
+        jsontext.loads(first)
+    except jsontext.NotJSON:
+        return False
+    return b"\n" in raw.strip()
+
+
+def record_of(data: Any) -> Any:
+    """The record in an item: the item itself, or a `referee export` match line's record
+    (None for an export's tournament line, which holds no record)."""
+    if isinstance(data, dict) and data.get("kind") == "match" and "record" in data:
+        return data["record"]
+    if isinstance(data, dict) and data.get("kind") == "tournament":
+        return None
+    return data

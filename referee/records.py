@@ -1,0 +1,282 @@
+"""The shape of a play record: one validator for the API and the command line.
+
+It reports every problem with its JSON pointer and a message in the project's words
+("required", "must be a seat 0..3", "unknown field"), and returns the record cleaned
+(cards in their canonical spelling, defaults filled in). What the record *means* is the
+engine's business; this module only says whether it is a record. It imports neither the
+web layer nor the store, and reads plain plays and hands without a call per item.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine import PRESETS, resolve
+from referee.engine.cards import SPELLINGS, parse_suit
+from referee.engine.errors import InvalidCardError, OptionError, shown
+from referee.engine.options import whole
+
+SEAT = "must be a seat 0..3"
+
+
+class RecordProblems(ValueError):
+    """A body that is not a record: `problems` is a list of {"pointer", "detail"}."""
+
+    def __init__(self, problems: list[dict]):
+        super().__init__(f"{len(problems)} problem(s) in the record")
+        self.problems = problems
+
+
+class _Check:
+    """Collects problems while walking a record."""
+
+    def __init__(self) -> None:
+        self.problems: list[dict] = []
+
+    def fail(self, pointer: str, detail: str) -> None:
+        self.problems.append({"pointer": pointer or "/", "detail": detail})
+
+    def obj(self, data: Any, pointer: str, allowed: tuple[str, ...]) -> bool:
+        if type(data) is not dict:
+            self.fail(pointer, "must be an object")
+            return False
+        for key in data:
+            if key not in allowed:
+                self.fail(f"{pointer}/{_escape(key)}", "unknown field")
+        return True
+
+    def seat(self, value: Any, pointer: str) -> int | None:
+        if type(value) is int and 0 <= value <= 3:
+            return value
+        n = whole(value)
+        if n is None or not 0 <= n <= 3:
+            self.fail(pointer, SEAT)
+            return None
+        return n
+
+    def boolean(self, value: Any, pointer: str) -> bool | None:
+        if type(value) is not bool:
+            self.fail(pointer, "must be true or false")
+            return None
+        return value
+
+    def card(self, value: Any, pointer: str) -> str | None:
+        card = SPELLINGS.get(value) if type(value) is str else None
+        if card is None:
+            self.fail(pointer, f"not a card: {shown(value)} (expected rank then suit, e.g. \"TH\", \"10H\", \"A♠\")")
+            return None
+        return card.text
+
+    def text(self, value: Any, pointer: str, most: int = 200) -> str | None:
+        if type(value) is not str:
+            self.fail(pointer, "must be a string")
+        elif not 1 <= len(value) <= most:
+            self.fail(pointer, f"must be 1 to {most} characters long")
+        elif "\x00" in value:
+            self.fail(pointer, "must not contain the NUL character")
+        else:
+            return value
+        return None
+
+
+# -- a record ------------------------------------------------------------------------------
+
+RECORD_FIELDS = ("preset", "options", "players", "deals", "closed")
+
+
+def check_record(data: Any, pointer: str = "", stored: bool = False) -> dict:
+    """The record cleaned, or RecordProblems. `stored`: a tournament match's record, whose
+    preset and options come from its tournament (both optional) and whose deals may be absent."""
+    c = _Check()
+    out = _record(c, data, pointer, stored)
+    if c.problems:
+        raise RecordProblems(c.problems)
+    return out
+
+
+def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
+    if not c.obj(data, pointer, RECORD_FIELDS):
+        return {}
+    out: dict[str, Any] = {}
+    preset = data.get("preset")
+    if "preset" in data or not stored:
+        if type(preset) is not str or preset not in PRESETS:
+            c.fail(f"{pointer}/preset", "required" if "preset" not in data else
+                   f"must be one of {', '.join(PRESETS)}; got {shown(preset)}")
+        else:
+            out["preset"] = preset
+    options = data.get("options", {})
+    if type(options) is not dict:
+        c.fail(f"{pointer}/options", "must be an object")
+    else:
+        out["options"] = dict(options)
+        if "preset" in out:
+            _options(c, out["preset"], options, f"{pointer}/options")
+    if data.get("players") is not None:
+        out["players"] = _players(c, data["players"], f"{pointer}/players")
+    elif "players" in data:
+        out["players"] = None
+    if "deals" not in data:
+        if not stored:
+            c.fail(f"{pointer}/deals", "required")
+        out["deals"] = []
+    elif type(data["deals"]) is not list:
+        c.fail(f"{pointer}/deals", "must be a list")
+    else:
+        out["deals"] = [_deal(c, d, f"{pointer}/deals/{i}") for i, d in enumerate(data["deals"])]
+    if "closed" in data and c.boolean(data["closed"], f"{pointer}/closed") is not None:
+        out["closed"] = data["closed"]
+    return out
+
+
+def _options(c: _Check, preset: str, options: dict, pointer: str) -> None:
+    try:
+        resolve(preset, options)
+    except OptionError as exc:
+        c.fail(f"{pointer}/{_escape(exc.option)}" if exc.option else pointer, str(exc))
+
+
+def _players(c: _Check, players: Any, pointer: str) -> list | None:
+    if type(players) is not list or len(players) != 4:
+        c.fail(pointer, "must be a list of four names in seat order")
+        return None
+    return [c.text(p, f"{pointer}/{i}") for i, p in enumerate(players)]
+
+
+# -- a deal ---------------------------------------------------------------------------------
+
+DEAL_FIELDS = ("dealer", "hands", "trump", "events")
+
+
+def check_deal(data: Any, pointer: str = "") -> dict:
+    c = _Check()
+    out = _deal(c, data, pointer)
+    if c.problems:
+        raise RecordProblems(c.problems)
+    return out
+
+
+def _deal(c: _Check, data: Any, pointer: str) -> dict:
+    if not c.obj(data, pointer, DEAL_FIELDS):
+        return {}
+    out: dict[str, Any] = {}
+    if "dealer" not in data:
+        c.fail(f"{pointer}/dealer", "required")
+    else:
+        out["dealer"] = c.seat(data["dealer"], f"{pointer}/dealer")
+    if data.get("hands") is not None:
+        out["hands"] = _hands(c, data["hands"], f"{pointer}/hands")
+    elif "hands" in data:
+        out["hands"] = None
+    if data.get("trump") is not None:
+        out["trump"] = _trump(c, data["trump"], f"{pointer}/trump")
+    elif "trump" in data:
+        out["trump"] = None
+    out["events"] = _events(c, data.get("events", []), f"{pointer}/events")
+    return out
+
+
+def _hands(c: _Check, hands: Any, pointer: str) -> list | None:
+    if type(hands) is not list or not all(type(h) is list for h in hands):
+        c.fail(pointer, "must be a list of four lists of cards")
+        return None
+    try:  # the common case: every card in an accepted spelling
+        return [[SPELLINGS[card].text for card in hand] for hand in hands]
+    except (KeyError, TypeError):
+        return [[c.card(card, f"{pointer}/{s}/{j}") for j, card in enumerate(hand)] for s, hand in enumerate(hands)]
+
+
+TRUMP_FIELDS = ("suit", "by", "hidden", "blind", "redeal")
+
+
+def _trump(c: _Check, data: Any, pointer: str) -> dict | None:
+    if not c.obj(data, pointer, TRUMP_FIELDS):
+        return None
+    out: dict[str, Any] = {}
+    if "suit" in data:
+        try:
+            out["suit"] = parse_suit(data["suit"])
+        except InvalidCardError:
+            c.fail(f"{pointer}/suit", f"not a suit: {shown(data['suit'])} (expected one of S H D C)")
+    if "by" in data:
+        out["by"] = c.seat(data["by"], f"{pointer}/by")
+    for name in ("hidden", "blind"):
+        if name in data:
+            out[name] = c.card(data[name], f"{pointer}/{name}")
+    if "redeal" in data and c.boolean(data["redeal"], f"{pointer}/redeal") is not None:
+        if data["redeal"] is False:
+            c.fail(f"{pointer}/redeal", "must be true when given")
+        out["redeal"] = data["redeal"]
+    kinds = [k for k in ("suit", "hidden", "blind", "redeal") if k in data]
+    if "redeal" in data and len(kinds) > 1:
+        c.fail(pointer, "a redeal claim stands alone: no suit, hidden or blind card")
+    elif not kinds:
+        c.fail(pointer, "give one of suit, hidden, blind or redeal (or null for no trump)")
+    if "by" in data and "suit" not in data:
+        c.fail(f"{pointer}/by", "\"by\" goes with a called \"suit\"")
+    if "hidden" in data and "blind" in data:
+        c.fail(pointer, "a trump is either hidden or turned up, not both")
+    return out
+
+
+# -- events ---------------------------------------------------------------------------------
+
+EVENT_FIELDS = ("seat", "play", "face_down", "reveal", "take_back")
+
+
+def check_events(data: Any, pointer: str = "/events") -> list:
+    c = _Check()
+    out = _events(c, data, pointer)
+    if c.problems:
+        raise RecordProblems(c.problems)
+    return out
+
+
+def _events(c: _Check, events: Any, pointer: str) -> list:
+    if type(events) is not list:
+        c.fail(pointer, "must be a list")
+        return []
+    plain = _plain_plays(events)
+    if plain is not None:
+        return plain
+    return [_event(c, e, f"{pointer}/{j}") for j, e in enumerate(events)]
+
+
+def _plain_plays(events: list) -> list | None:
+    """Every event a plain {"seat": 0..3, "play": card}: read without a check per field."""
+    out = []
+    for e in events:
+        if type(e) is not dict or len(e) != 2:
+            return None
+        seat, text = e.get("seat"), e.get("play")
+        card = SPELLINGS.get(text) if type(text) is str else None
+        if type(seat) is not int or not 0 <= seat <= 3 or card is None:
+            return None
+        out.append({"seat": seat, "play": card.text})
+    return out
+
+
+def _event(c: _Check, data: Any, pointer: str) -> dict:
+    if not c.obj(data, pointer, EVENT_FIELDS):
+        return {}
+    out: dict[str, Any] = {}
+    if "seat" not in data:
+        c.fail(f"{pointer}/seat", "required")
+    else:
+        out["seat"] = c.seat(data["seat"], f"{pointer}/seat")
+    if "play" in data:
+        out["play"] = c.card(data["play"], f"{pointer}/play")
+    for flag in ("face_down", "reveal", "take_back"):
+        if flag in data and c.boolean(data[flag], f"{pointer}/{flag}") is not None:
+            out[flag] = data[flag]
+            if flag != "face_down" and data[flag] is False:
+                c.fail(f"{pointer}/{flag}", "must be true when given")
+    actions = [k for k in ("play", "reveal", "take_back") if k in data]
+    if len(actions) != 1:
+        c.fail(pointer, "an event has exactly one of play, reveal, take_back")
+    if "face_down" in data and "play" not in data:
+        c.fail(f"{pointer}/face_down", "face_down goes with a play")
+    return out
+
+
+def _escape(key: Any) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")

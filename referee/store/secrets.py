@@ -1,0 +1,44 @@
+"""Webhook signing secrets at rest: sealed with Fernet (the `cryptography` package) under a
+key from the environment, REFEREE_SECRET_KEY (any passphrase; a Fernet key is derived from it).
+
+Without REFEREE_SECRET_KEY the store refuses to create webhooks, unless REFEREE_DEV=1 says
+this is a developer's machine (then a fixed, public development key is used, and said so).
+Secrets stored in clear by an older version are still read, and sealed when rotated.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+
+from cryptography.fernet import Fernet, InvalidToken
+
+PREFIX = "enc:v1:"
+_DEV_PASSPHRASE = "referee development key: not for production"
+
+
+class SecretKeyMissing(RuntimeError):
+    """REFEREE_SECRET_KEY is not set outside development mode."""
+
+
+def _fernet() -> Fernet:
+    passphrase = os.environ.get("REFEREE_SECRET_KEY")
+    if not passphrase:
+        if os.environ.get("REFEREE_DEV") != "1":
+            raise SecretKeyMissing("webhook secrets are stored encrypted: set REFEREE_SECRET_KEY "
+                                   "(or REFEREE_DEV=1 on a developer's machine)")
+        passphrase = _DEV_PASSPHRASE
+    return Fernet(base64.urlsafe_b64encode(hashlib.sha256(passphrase.encode()).digest()))
+
+
+def seal(secret: str) -> str:
+    return PREFIX + _fernet().encrypt(secret.encode()).decode()
+
+
+def unseal(stored: str) -> str:
+    if not stored.startswith(PREFIX):
+        return stored  # stored in clear before secrets were sealed
+    try:
+        return _fernet().decrypt(stored[len(PREFIX):].encode()).decode()
+    except InvalidToken:
+        raise SecretKeyMissing("a webhook secret cannot be opened with this REFEREE_SECRET_KEY") from None
