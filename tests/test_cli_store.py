@@ -137,3 +137,8 @@ def test_serve_migrates_and_answers(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)
+
+
+def test_deliver_once_says_what_it_did(sqlite_url, capsys):
+    assert main(["deliver", "--once", "--database", sqlite_url]) == 0
+    assert "delivered 0 event(s); 0 failed attempt(s)" in capsys.readouterr().out

@@ -77,3 +77,15 @@ def test_the_readme_examples_print_what_the_readme_shows(served, tmp_path):
         shown = "\n".join(line.rstrip() for line in expected).rstrip()
         printed = "\n".join(line.rstrip() for line in normalise(got).splitlines()).rstrip()
         assert printed == shown, f"$ {command}"
+
+
+def test_the_readme_starts_with_the_two_commands_then_says_what_they_do():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)\n```", text, re.S)
+    assert text.startswith("```sh\n") and blocks[:2] == [
+        "python3.11 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/referee serve",
+        "python3.11 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"]
+    after = text.split("```", 4)[4].lstrip("\n").split("\n\n")[0]
+    assert after.startswith("The first command") and "the second" in after
+    assert "\n# referee\n" in text.split("```", 4)[4][:len(after) + 20]
+    assert not re.search(r"\]\((\.\./|/)", text) and "shared/" not in text  # no link out of the repository
