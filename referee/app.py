@@ -3,17 +3,30 @@ from __future__ import annotations
 
 from typing import Any
 
+import os
+
 from flask import Flask
 
-MAX_BODY = 1024 * 1024  # 1 MiB
+from .api.jsonprovider import OrjsonProvider
+
+MAX_BODY = 1024 * 1024  # 1 MiB: one record (one item of a batch)
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+class Referee(Flask):
+    json_provider_class = OrjsonProvider  # responses in the contract's key order, fast
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False)
+    app = Referee("referee")
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, BATCH_MAX_BYTES=_env_int("REFEREE_BATCH_MAX_BYTES", 32 * MAX_BODY),
+                      BATCH_MAX_ITEMS=_env_int("REFEREE_BATCH_MAX_ITEMS", 10_000))
     if test_config:
         app.config.update(test_config)
-    app.json.sort_keys = False
     from . import api, pages
     from .store.db import Database
     from .store.service import Store

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from referee import jsontext
 from referee.engine import Record, adjudicate
+from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
@@ -95,15 +95,17 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def load(path: str) -> tuple[dict | None, str | None]:
-    """Read and adjudicate one file; (verdict, None) or (None, why not)."""
-    try:
-        with open(path, "rb") as fh:
-            data = jsontext.loads(fh.read())
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}"
-    except jsontext.NotJSON as exc:
-        return None, f"not JSON: {exc}"
+def judge_item(item: Item) -> tuple[dict | None, str | None]:
+    """(verdict, None), or (None, why it is not a record); (None, None) for an item that holds
+    no record (the settings line of a `referee export` file)."""
+    item = parsed(item)
+    if isinstance(item.data, jsontext.NotJSON):
+        return None, f"not JSON: {item.data}"
+    if isinstance(item.data, Exception):
+        return None, str(item.data)
+    data = record_of(item.data)
+    if data is None:
+        return None, None
     try:
         clean = check_record(data)
     except RecordProblems as exc:
@@ -117,16 +119,56 @@ def exit_status(verdict: dict) -> int:
     return VIOLATIONS if any(d["violations"] for d in verdict["deals"]) else OK
 
 
+def report(item: Item, as_json: bool) -> tuple[str, str, int]:
+    """What to print for one item: (stdout text, stderr text, exit status)."""
+    verdict, problem = judge_item(item)
+    if verdict is None and problem is None:
+        return "", "", OK
+    if as_json:
+        line = {"file": item.file, "line": item.line}
+        line.update({"valid": verdict["valid"], "verdict": verdict} if verdict else {"error": problem})
+        return jsontext.dumps_line(line), "", exit_status(verdict) if verdict else INVALID
+    if verdict is None:
+        return "", f"{item.where}: {problem}\n", INVALID
+    return summary(item.where, verdict) + "\n", "", exit_status(verdict)
+
+
+def _report_json(item: Item) -> tuple[str, str, int]:
+    return report(item, True)
+
+
+def _report_text(item: Item) -> tuple[str, str, int]:
+    return report(item, False)
+
+
 def check(args: argparse.Namespace) -> int:
+    """Judge every record of the files, in input order; on -j N processes for archives."""
+    units = list(read_units(args.files))
+    work = _report_json if args.json else _report_text
+    progress = Progress(len(units), least=500)
     status = OK
-    for path in args.files:
-        verdict, problem = load(path)
-        if verdict is None:
-            print(f"{path}: {problem}", file=sys.stderr)
-            status = INVALID
-            continue
-        print(json.dumps(verdict, indent=2) if args.json else summary(path, verdict))
-        status = max(status, exit_status(verdict))
+    out, err = sys.stdout, sys.stderr
+    if args.jobs > 1 and len(units) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            results = pool.imap(work, units, chunksize=max(1, min(200, len(units) // (args.jobs * 8) or 1)))
+            status = _write(results, out, err, progress)
+    else:
+        status = _write(map(work, units), out, err, progress)
+    progress.done()
+    return status
+
+
+def _write(results, out, err, progress: Progress) -> int:
+    status = OK
+    for n, (text, problem, code) in enumerate(results, 1):
+        if text:
+            out.write(text)
+        if problem:
+            err.write(problem)
+        status = max(status, code)
+        progress.show(n)
     return status
 
 
@@ -135,9 +177,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("check", help="adjudicate record files: 0 clean, 1 violations, 2 invalid")
+    p = sub.add_parser("check", help="adjudicate record files: 0 clean, 1 violations, 2 invalid",
+                       description="Judge records: a record, a list of records, or JSON Lines (one record per "
+                                   "line, as `referee export` writes). Exit status 0: every record valid without "
+                                   "violations; 1: violations; 2: an invalid record or an unreadable file.")
     p.add_argument("files", nargs="+", metavar="FILE")
-    p.add_argument("--json", action="store_true", help="print the full verdict as JSON")
+    p.add_argument("--json", action="store_true",
+                   help="JSON Lines: one object per record with its file, line and verdict (or error)")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="replay on N processes (for big archives); results stay in input order")
     p.set_defaults(run=check)
     cli_store.add_commands(sub)
     return parser

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from referee import jsontext
-from referee.inputs import Item, read_items
+from referee.inputs import Item, Progress, read_items
 
 NOT_FOUND = 2
 
@@ -113,7 +113,7 @@ def import_files(args) -> int:
     counts = {"new": 0, "present": 0, "rejected": 0}
     rejected = []
     records = [i for i in items if not (isinstance(i.data, dict) and i.data.get("kind") == "tournament")]
-    progress = _Progress(len(records))
+    progress = Progress(len(records))
     for n, item in enumerate(records, 1):
         outcome, why = _import_one(store, tid, item, args.id_from)
         counts[outcome] += 1
@@ -127,25 +127,6 @@ def import_files(args) -> int:
         print(f"  rejected {where}: {why}")
     store.db.dispose()
     return 1 if rejected else 0
-
-
-class _Progress:
-    """A progress bar on stderr, for a terminal only."""
-
-    def __init__(self, total: int, label: str = ""):
-        self.total, self.label = total, label
-        self.on = sys.stderr.isatty() or os.environ.get("REFEREE_PROGRESS") == "1"
-
-    def show(self, done: int) -> None:
-        if self.on:
-            width = 30
-            filled = width * done // max(self.total, 1)
-            sys.stderr.write(f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.on:
-            sys.stderr.write("\n")
 
 
 # -- export ---------------------------------------------------------------------------------

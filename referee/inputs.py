@@ -2,6 +2,8 @@
 (one record per line, as `referee export` writes), each item with its file and line."""
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
@@ -11,7 +13,7 @@ from referee import jsontext
 class Item(NamedTuple):
     file: str
     line: int | None   # the line (JSON Lines) or the position (a list), 1-based; None: the whole file
-    data: Any          # the parsed JSON, or the exception that kept it from being read
+    data: Any          # the parsed JSON, the exception that kept it from being read, or (unparsed) bytes
 
     @property
     def where(self) -> str:
@@ -19,16 +21,32 @@ class Item(NamedTuple):
 
 
 def read_items(paths: list[str]) -> Iterator[Item]:
+    """Every item of the files, parsed."""
+    return (parsed(unit) for unit in read_units(paths))
+
+
+def read_units(paths: list[str]) -> Iterator[Item]:
+    """Every item of the files; a JSON Lines line is left as its bytes (`parsed` reads it),
+    so that the reading can be shared out between processes."""
     for path in paths:
         try:
             raw = Path(path).read_bytes()
         except OSError as exc:
             yield Item(path, None, OSError(f"cannot read: {exc.strerror}"))
             continue
-        yield from _items(path, raw)
+        yield from _units(path, raw)
 
 
-def _items(path: str, raw: bytes) -> Iterator[Item]:
+def parsed(unit: Item) -> Item:
+    if not isinstance(unit.data, bytes):
+        return unit
+    try:
+        return unit._replace(data=jsontext.loads(unit.data))
+    except jsontext.NotJSON as exc:
+        return unit._replace(data=exc)
+
+
+def _units(path: str, raw: bytes) -> Iterator[Item]:
     if not path.endswith((".jsonl", ".ndjson")):
         try:
             data = jsontext.loads(raw)
@@ -44,10 +62,7 @@ def _items(path: str, raw: bytes) -> Iterator[Item]:
             return
     for n, line in enumerate(raw.splitlines(), 1):
         if line.strip():
-            try:
-                yield Item(path, n, jsontext.loads(line))
-            except jsontext.NotJSON as exc:
-                yield Item(path, n, exc)
+            yield Item(path, n, line)
 
 
 def _looks_like_lines(raw: bytes) -> bool:
@@ -68,3 +83,28 @@ def record_of(data: Any) -> Any:
     if isinstance(data, dict) and data.get("kind") == "tournament":
         return None
     return data
+
+
+class Progress:
+    """A progress bar on stderr, on a terminal only (or with REFEREE_PROGRESS=1)."""
+
+    def __init__(self, total: int, label: str = "", least: int = 0):
+        self.total, self.label = total, label
+        on_terminal = sys.stderr.isatty() or os.environ.get("REFEREE_PROGRESS") == "1"
+        self.on = on_terminal and total >= least
+        self.shown = -1
+
+    def show(self, done: int) -> None:
+        if not self.on:
+            return
+        width = 30
+        filled = width * done // max(self.total, 1)
+        if filled == self.shown and done != self.total:
+            return
+        self.shown = filled
+        sys.stderr.write(f"\r{self.label}[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total}")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\n")

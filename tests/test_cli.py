@@ -39,11 +39,42 @@ def test_invalid_record_and_unreadable_files_exit_2(tmp_path, capsys):
     assert "/deals/0/dealer" in capsys.readouterr().err
 
 
-def test_json_flag_prints_the_full_verdict(tmp_path, capsys):
-    path = write(tmp_path, "c.json", {"preset": "court-piece", "deals": [won_by(0, [1] * 7)]})
-    assert main(["check", "--json", path]) == 0
-    verdict = json.loads(capsys.readouterr().out)
-    assert verdict["deals"][0]["result"]["kind"] == "court"
+def test_json_flag_writes_json_lines_with_file_and_line(tmp_path, capsys):
+    a = write(tmp_path, "a.json", {"preset": "court-piece", "deals": [won_by(0, [1] * 7)]})
+    b = write(tmp_path, "b.json", [{"preset": "court-piece", "deals": []}, {"preset": "court-piece", "deals": [{"dealer": 9}]}])
+    assert main(["check", "--json", a, b]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(x["file"], x["line"]) for x in lines] == [(a, None), (b, 1), (b, 2)]
+    assert lines[0]["verdict"]["deals"][0]["result"]["kind"] == "court" and lines[0]["valid"]
+    assert lines[2]["error"] == "/deals/0/dealer: must be a seat 0..3"
+
+
+def test_json_lines_archives_and_export_files_are_read_and_j_keeps_the_order(tmp_path, capsys):
+    records = [{"preset": "court-piece", "deals": [won_by(d % 4, [1] * 7)]} for d in range(40)]
+    records[17] = {"preset": "court-piece", "deals": [deal(0, ev("0:AH"), {"suit": "S"})]}  # invalid
+    archive = write(tmp_path, "all.jsonl", "\n".join(json.dumps(r) for r in records) + "\n")
+    assert main(["check", "--json", archive]) == 2
+    one = capsys.readouterr().out
+    assert main(["check", "--json", "-j", "3", archive]) == 2
+    assert capsys.readouterr().out == one  # the same lines, in input order
+    assert [json.loads(line)["line"] for line in one.splitlines()] == list(range(1, 41))
+    export = write(tmp_path, "export.jsonl", "\n".join(json.dumps(x) for x in (
+        {"kind": "tournament", "tournament": {"name": "t"}},
+        {"kind": "match", "external_id": "m1", "record": records[0], "verdict": {}})))
+    assert main(["check", export]) == 0
+    assert f"{export}:2: valid record" in capsys.readouterr().out
+
+
+def test_check_starts_without_the_web_or_the_store(tmp_path):
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "c.json", {"preset": "court-piece", "deals": []})
+    code = ("import sys; from referee.cli import main; main(['check', %r]); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'sqlalchemy', "
+            "'marshmallow', 'jinja2', 'markdown_it', 'alembic'}))" % path)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
 
 
 def test_worst_status_of_several_files_wins(tmp_path):

@@ -1,12 +1,13 @@
 """The HTTP layer: parses, calls the engine, serialises."""
 from flask import Flask
 
-from . import meta, problems, rules, tournaments, verdicts
+from . import batch, meta, problems, rules, tournaments, verdicts
 
 
 def register(app: Flask) -> None:
     problems.register(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(verdicts.bp)
+    app.register_blueprint(batch.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(tournaments.bp)

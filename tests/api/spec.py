@@ -29,6 +29,6 @@ def validate_response(response, path: str, method: str) -> None:
         return
     assert response.mimetype in content, f"{response.mimetype} not among {list(content)}"
     schema = content[response.mimetype]["schema"]
-    if response.mimetype.endswith("json"):
+    if response.mimetype == "application/json" or response.mimetype.endswith("+json"):
         root = {**schema, "components": spec()["components"]}
         jsonschema.Draft202012Validator(root).validate(response.get_json(force=True))

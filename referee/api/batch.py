@@ -1,0 +1,100 @@
+"""POST /v1/verdicts/batch: many records in one request, their verdicts streamed back as
+JSON Lines in input order. Each item is judged as it would be alone (200, or the 400, 413 or
+422 problem it would get), and one bad item never fails the others."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import orjson
+from flask import Blueprint, Response, current_app, request
+
+from referee import jsontext
+from referee.engine import Record, RefereeError, adjudicate
+from referee.records import RecordProblems, check_record
+
+from .problems import Problem
+from .verdicts import read_body
+
+bp = Blueprint("batch", __name__)
+NDJSON = "application/x-ndjson"
+
+
+def _problem(status: int, title: str, detail: str, **extra) -> dict:
+    return {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
+
+
+def judge_one(data: Any) -> tuple[int, dict]:
+    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer."""
+    nul = jsontext.nul_pointers(data)
+    if nul:
+        return 422, _problem(422, "Invalid request", "text must not contain the NUL character",
+                             errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
+    try:
+        record = Record.from_dict(check_record(data))
+        return 200, adjudicate(record)
+    except RecordProblems as exc:
+        return 422, _problem(422, "Invalid record", f"{len(exc.problems)} problem(s) in the record; see errors",
+                             errors=exc.problems)
+    except RefereeError as exc:  # a shape the record check let through but the engine refuses
+        return 422, _problem(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
+
+
+def _items(body: bytes | list, item_limit: int) -> Iterator[tuple[int, dict]]:
+    if isinstance(body, bytes):  # JSON Lines
+        for line in body.split(b"\n"):
+            if not line.strip():
+                continue
+            if len(line) > item_limit:
+                yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
+                continue
+            try:
+                data = jsontext.loads(line)
+            except jsontext.NotJSON as exc:
+                yield 400, _problem(400, "Malformed JSON", f"the item is not JSON: {exc}")
+                continue
+            yield judge_one(data)
+        return
+    for data in body:  # a JSON array, already read
+        if len(orjson.dumps(data)) > item_limit:
+            yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
+        else:
+            yield judge_one(data)
+
+
+def _read(body: bytes, ndjson: bool) -> tuple[int, bytes | list]:
+    """How many items, and the items: the lines (still bytes) or the parsed JSON array."""
+    if ndjson:
+        return sum(1 for line in body.split(b"\n") if line.strip()), body
+    try:
+        data = jsontext.loads(body)
+    except jsontext.NotJSON as exc:
+        raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
+    if not isinstance(data, list):
+        raise Problem(422, "Invalid batch", "a JSON batch is an array of records",
+                      errors=[{"pointer": "/", "detail": "must be an array"}])
+    return len(data), data
+
+
+@bp.post("/v1/verdicts/batch", endpoint="createVerdicts")
+def create_verdicts():
+    mimetype = request.mimetype or ""
+    ndjson = mimetype in (NDJSON, "application/jsonl", "application/x-jsonlines")
+    if not ndjson and mimetype != "application/json":
+        raise Problem(415, "Unsupported Media Type", f"send records as {NDJSON} (one per line) or an application/json "
+                                                     f"array, not {mimetype or 'no type'}")
+    config = current_app.config
+    body = read_body(config["BATCH_MAX_BYTES"])
+    count, items = _read(body, ndjson)
+    if count == 0:
+        raise Problem(422, "Invalid batch", "the batch holds no record", errors=[{"pointer": "/", "detail": "empty"}])
+    if count > config["BATCH_MAX_ITEMS"]:
+        raise Problem(413, "Content Too Large", f"the batch holds {count} items; at most {config['BATCH_MAX_ITEMS']} "
+                      "are taken (REFEREE_BATCH_MAX_ITEMS)", limit=config["BATCH_MAX_ITEMS"])
+    item_limit = config["MAX_CONTENT_LENGTH"]
+
+    def lines() -> Iterator[bytes]:
+        for index, (status, body_) in enumerate(_items(items, item_limit)):
+            key = "verdict" if status == 200 else "problem"
+            yield orjson.dumps({"index": index, "status": status, key: body_}) + b"\n"
+
+    return Response(lines(), mimetype=NDJSON)
