@@ -119,48 +119,61 @@ def exit_status(verdict: dict) -> int:
     return VIOLATIONS if any(d["violations"] for d in verdict["deals"]) else OK
 
 
-def report(item: Item, as_json: bool) -> tuple[str, str, int]:
-    """What to print for one item: (stdout text, stderr text, exit status)."""
+def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
+    """What to print for one item: (stdout bytes, stderr text, exit status)."""
     verdict, problem = judge_item(item)
     if verdict is None and problem is None:
-        return "", "", OK
+        return b"", "", OK
     if as_json:
         line = {"file": item.file, "line": item.line}
         line.update({"valid": verdict["valid"], "verdict": verdict} if verdict else {"error": problem})
-        return jsontext.dumps_line(line), "", exit_status(verdict) if verdict else INVALID
+        return jsontext.dumps_bytes(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
     if verdict is None:
-        return "", f"{item.where}: {problem}\n", INVALID
-    return summary(item.where, verdict) + "\n", "", exit_status(verdict)
+        return b"", f"{item.where}: {problem}\n", INVALID
+    return (summary(item.where, verdict) + "\n").encode(), "", exit_status(verdict)
 
 
-def _report_json(item: Item) -> tuple[str, str, int]:
+def _report_json(item: Item) -> tuple[bytes, str, int]:
     return report(item, True)
 
 
-def _report_text(item: Item) -> tuple[str, str, int]:
+def _report_text(item: Item) -> tuple[bytes, str, int]:
     return report(item, False)
+
+
+def _report_chunk(args: tuple[bool, list[Item]]) -> tuple[bytes, str, int]:
+    """A run of items judged in a worker process: one message back instead of one per item."""
+    as_json, items = args
+    out, err, status = [], [], OK
+    for item in items:
+        text, problem, code = report(item, as_json)
+        out.append(text)
+        err.append(problem)
+        status = max(status, code)
+    return b"".join(out), "".join(err), status
 
 
 def check(args: argparse.Namespace) -> int:
     """Judge every record of the files, in input order; on -j N processes for archives."""
     units = list(read_units(args.files))
-    work = _report_json if args.json else _report_text
     progress = Progress(len(units), least=500)
-    status = OK
-    out, err = sys.stdout, sys.stderr
+    sys.stdout.flush()
+    out, err = sys.stdout.buffer, sys.stderr
     if args.jobs > 1 and len(units) > 1:
         import multiprocessing
 
+        size = max(1, min(100, len(units) // (args.jobs * 8)))
+        chunks = [(args.json, units[k:k + size]) for k in range(0, len(units), size)]
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            results = pool.imap(work, units, chunksize=max(1, min(200, len(units) // (args.jobs * 8) or 1)))
-            status = _write(results, out, err, progress)
+            status = _write(pool.imap(_report_chunk, chunks), out, err, progress, size)
     else:
-        status = _write(map(work, units), out, err, progress)
+        status = _write(map(_report_json if args.json else _report_text, units), out, err, progress, 1)
+    out.flush()
     progress.done()
     return status
 
 
-def _write(results, out, err, progress: Progress) -> int:
+def _write(results, out, err, progress: Progress, per_result: int) -> int:
     status = OK
     for n, (text, problem, code) in enumerate(results, 1):
         if text:
@@ -168,7 +181,7 @@ def _write(results, out, err, progress: Progress) -> int:
         if problem:
             err.write(problem)
         status = max(status, code)
-        progress.show(n)
+        progress.show(min(n * per_result, progress.total))
     return status
 
 

@@ -49,6 +49,14 @@ def _near(doc: str | bytes, pos: int) -> str:
     return f", near {json.dumps(excerpt, ensure_ascii=False)}" if excerpt.strip() else ""
 
 
+def may_hold_nul(raw: str | bytes) -> bool:
+    """Can this JSON text hold a NUL in a string? Only as the escape \\u0000 (a raw control
+    character is not JSON), so most texts are cleared without walking what they parse to."""
+    if isinstance(raw, str):
+        return "\\u0000" in raw or "\x00" in raw
+    return b"\\u0000" in raw or b"\x00" in raw
+
+
 def nul_pointers(data: Any) -> list[str]:
     """JSON pointers of every string (key or value) holding the NUL character, which
     PostgreSQL cannot store in text: such input is refused everywhere, on every backend."""
@@ -73,3 +81,7 @@ def nul_pointers(data: Any) -> list[str]:
 def dumps_line(value: Any) -> str:
     """One line of JSON Lines: compact, keys in the order given, UTF-8 as is."""
     return orjson.dumps(value).decode() + "\n"
+
+
+def dumps_bytes(value: Any) -> bytes:
+    return orjson.dumps(value)

@@ -23,9 +23,10 @@ def _problem(status: int, title: str, detail: str, **extra) -> dict:
     return {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
 
 
-def judge_one(data: Any) -> tuple[int, dict]:
-    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer."""
-    nul = jsontext.nul_pointers(data)
+def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, dict]:
+    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer.
+    `raw`: its text, when known, to clear it of NUL without a walk."""
+    nul = jsontext.nul_pointers(data) if raw is None or jsontext.may_hold_nul(raw) else []
     if nul:
         return 422, _problem(422, "Invalid request", "text must not contain the NUL character",
                              errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
@@ -39,7 +40,8 @@ def judge_one(data: Any) -> tuple[int, dict]:
         return 422, _problem(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
 
 
-def _items(body: bytes | list, item_limit: int) -> Iterator[tuple[int, dict]]:
+def _items(body: bytes | list, item_limit: int, clean: bool = False) -> Iterator[tuple[int, dict]]:
+    """Each item judged. `clean`: the array's text holds no NUL at all."""
     if isinstance(body, bytes):  # JSON Lines
         for line in body.split(b"\n"):
             if not line.strip():
@@ -52,13 +54,13 @@ def _items(body: bytes | list, item_limit: int) -> Iterator[tuple[int, dict]]:
             except jsontext.NotJSON as exc:
                 yield 400, _problem(400, "Malformed JSON", f"the item is not JSON: {exc}")
                 continue
-            yield judge_one(data)
+            yield judge_one(data, line)
         return
     for data in body:  # a JSON array, already read
         if len(orjson.dumps(data)) > item_limit:
             yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
         else:
-            yield judge_one(data)
+            yield judge_one(data, b"" if clean else None)
 
 
 def _read(body: bytes, ndjson: bool) -> tuple[int, bytes | list]:
@@ -93,7 +95,8 @@ def create_verdicts():
     item_limit = config["MAX_CONTENT_LENGTH"]
 
     def lines() -> Iterator[bytes]:
-        for index, (status, body_) in enumerate(_items(items, item_limit)):
+        clean = not jsontext.may_hold_nul(body)
+        for index, (status, body_) in enumerate(_items(items, item_limit, clean)):
             key = "verdict" if status == 200 else "problem"
             yield orjson.dumps({"index": index, "status": status, key: body_}) + b"\n"
 

@@ -21,11 +21,12 @@ def read_json() -> Any:
     mimetype = request.mimetype or ""
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
+    body = read_body()
     try:
-        data = jsontext.loads(read_body())
+        data = jsontext.loads(body)
     except jsontext.NotJSON as exc:
         raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
-    nul = jsontext.nul_pointers(data)
+    nul = jsontext.nul_pointers(data) if jsontext.may_hold_nul(body) else []
     if nul:
         raise Problem(422, "Invalid request", "text must not contain the NUL character",
                       errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])

@@ -1,0 +1,205 @@
+"""What users feel, each line measured against a baseline in the same run (ratios only:
+absolute figures on a shared 2-core machine are not comparable between runs).
+
+    python bench/bench_users.py [--quick]
+
+1. start-up: `referee check` on a one-deal file vs `python -c pass` (target: within 150 ms)
+2. `referee check --json` on one 2,000-deal record vs the bare baseline on the same file,
+   start-up subtracted (target: at least 60%)
+3. `referee check -j 2` vs `-j 1` on a 10,000-record JSON Lines archive (target: 1.6x)
+4. POST /v1/verdicts (a full 13-trick deal) vs a bare Flask JSON echo, same gunicorn settings,
+   driven by wrk: rates and p50/p99 latency (target: at least 0.5)
+5. POST /v1/verdicts/batch with 1,000 one-deal records vs the engine's own rate (target: 50%)
+
+Figures only: no assertion; not part of the tests. Needs wrk (Debian: apt-get install wrk).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from bench_replay import baseline, engine, make_texts  # noqa: E402
+
+PY = sys.executable
+
+
+def timed(cmd: list[str], runs: int) -> float:
+    """The median wall time of a command, in seconds."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def one_record_of(texts: list[str]) -> dict:
+    deals = [json.loads(t)["deals"][0] for t in texts]
+    dealer = deals[0]["dealer"]
+    for d in deals:  # chain the dealers so that the record is one valid match
+        d["dealer"] = dealer
+        dealer = None
+    return {"preset": "seven-courts", "options": {"target": None}, "deals": deals}
+
+
+def startup(tmp: Path, runs: int) -> tuple[float, float]:
+    one = tmp / "one.json"
+    one.write_text(make_texts(1)[0])
+    bare = timed([PY, "-c", "pass"], runs)
+    check = timed([PY, "-m", "referee.cli", "check", str(one)], runs)
+    return bare, check
+
+
+def check_file(tmp: Path, deals: int, startup_s: float, runs: int) -> tuple[float, float]:
+    """Deals per second: `referee check --json` (start-up subtracted) vs the baseline's loop."""
+    texts = make_texts(deals)
+    path = tmp / "big.jsonl"
+    path.write_text("\n".join(texts) + "\n")
+    total = timed([PY, "-m", "referee.cli", "check", "--json", str(path)], runs)
+    cli_rate = deals / max(total - startup_s, 1e-9)
+    start = time.perf_counter()
+    for t in path.read_text().splitlines():
+        baseline(t)
+    base_rate = deals / (time.perf_counter() - start)
+    return cli_rate, base_rate
+
+
+def parallel(tmp: Path, records: int, runs: int) -> tuple[float, float]:
+    texts = make_texts(min(records, 2000))
+    path = tmp / "archive.jsonl"
+    path.write_text("\n".join(texts[i % len(texts)] for i in range(records)) + "\n")
+    one = timed([PY, "-m", "referee.cli", "check", "--json", str(path)], runs)
+    two = timed([PY, "-m", "referee.cli", "check", "--json", "-j", "2", str(path)], runs)
+    return one, two
+
+
+ECHO_APP = '''
+from flask import Flask, jsonify, request
+app = Flask(__name__)
+
+@app.post("/echo")
+def echo():
+    return jsonify(request.get_json())
+'''
+
+WRK_SCRIPT = '''
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = io.open("%s"):read("*a")
+'''
+
+
+def serve(app: str, port: int, workdir: Path, env: dict) -> subprocess.Popen:
+    proc = subprocess.Popen([PY, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
+                            cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz" if "wsgi" in app else f"http://127.0.0.1:{port}/", timeout=1)
+        except urllib.error.HTTPError:
+            return proc
+        except OSError:
+            time.sleep(0.05)
+            continue
+        return proc
+    raise RuntimeError(f"{app} did not start")
+
+
+def wrk(url: str, body: Path, seconds: int) -> tuple[float, float, float]:
+    """(requests/s, p50 ms, p99 ms) from wrk --latency."""
+    script = body.with_suffix(".lua")
+    script.write_text(WRK_SCRIPT % body)
+    out = subprocess.run(["wrk", "-t", "1", "-c", "8", "-d", f"{seconds}s", "--latency", "-s", str(script), url],
+                         capture_output=True, text=True, check=True).stdout
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+
+    def pct(p: str) -> float:
+        value, unit = re.search(rf"^\s+{p}%\s+([\d.]+)(us|ms|s)", out, re.M).groups()
+        return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+    return rate, pct("50"), pct("99")
+
+
+def http(tmp: Path, seconds: int) -> tuple[tuple, tuple]:
+    from referee.store.db import upgrade
+
+    (tmp / "echo_app.py").write_text(ECHO_APP)
+    body = tmp / "deal.json"
+    body.write_text(make_texts(1)[0])
+    db = f"sqlite:///{tmp / 'bench.db'}"
+    upgrade(db)
+    env = {**os.environ, "DATABASE_URL": db, "PYTHONPATH": f"{ROOT}:{tmp}"}
+    procs = [serve("wsgi:app", 18931, ROOT, env), serve("echo_app:app", 18932, tmp, env)]
+    try:
+        referee = wrk("http://127.0.0.1:18931/v1/verdicts", body, seconds)
+        echo = wrk("http://127.0.0.1:18932/echo", body, seconds)
+    finally:
+        for p in procs:
+            p.terminate()
+            p.wait()
+    return referee, echo
+
+
+def batch(records: int) -> tuple[float, float]:
+    from referee.app import create_app
+
+    texts = make_texts(records)
+    client = create_app({"DATABASE_URL": "sqlite://"}).test_client()
+    payload = ("\n".join(texts) + "\n").encode()
+    start = time.perf_counter()
+    r = client.post("/v1/verdicts/batch", data=payload, content_type="application/x-ndjson")
+    assert r.status_code == 200 and r.get_data().count(b"\n") == records
+    batch_rate = records / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for t in texts:
+        engine(t)
+    engine_rate = records / (time.perf_counter() - start)
+    return batch_rate, engine_rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
+    args = parser.parse_args()
+    runs = 3 if args.quick else 7
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        bare, check = startup(tmp, runs * 2)
+        print(f"{'start-up: python -c pass':44} {bare * 1000:8.0f} ms")
+        print(f"{'start-up: referee check (one deal)':44} {check * 1000:8.0f} ms   +{(check - bare) * 1000:.0f} ms "
+              f"(target: within 150 ms)")
+        cli_rate, base_rate = check_file(tmp, 500 if args.quick else 2000, check, runs)
+        print(f"{'baseline on the same file':44} {base_rate:8,.0f} deals/s")
+        print(f"{'referee check --json (start-up subtracted)':44} {cli_rate:8,.0f} deals/s  "
+              f"{cli_rate / base_rate:5.0%} of baseline (target 60%)")
+        one, two = parallel(tmp, 2000 if args.quick else 10_000, max(1, runs // 2))
+        print(f"{'referee check --json -j 1, JSON Lines':44} {one:8.2f} s")
+        print(f"{'referee check --json -j 2':44} {two:8.2f} s    {one / two:4.2f}x (target 1.6x)")
+        if shutil.which("wrk"):
+            (r_rate, r50, r99), (e_rate, e50, e99) = http(tmp, 3 if args.quick else 10)
+            print(f"{'bare Flask JSON echo (gunicorn, 2 workers)':44} {e_rate:8,.0f} req/s  p50 {e50:.1f} ms  p99 {e99:.1f} ms")
+            print(f"{'POST /v1/verdicts, full deal (same)':44} {r_rate:8,.0f} req/s  p50 {r50:.1f} ms  p99 {r99:.1f} ms  "
+                  f"{r_rate / e_rate:4.2f} of the echo (target 0.5)")
+        else:
+            print("wrk not found: HTTP line skipped (apt-get install wrk)")
+        b_rate, e_rate = batch(1000)
+        print(f"{'engine, 1,000 one-deal records':44} {e_rate:8,.0f} verdicts/s")
+        print(f"{'POST /v1/verdicts/batch, the same 1,000':44} {b_rate:8,.0f} verdicts/s  "
+              f"{b_rate / e_rate:5.0%} of the engine (target 50%)")
+
+
+if __name__ == "__main__":
+    main()
