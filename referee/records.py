@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import PRESETS, resolve
+from operator import itemgetter
+
+from referee.engine import DECK, PRESETS, resolve
 from referee.engine.cards import SPELLINGS, parse_suit
 from referee.engine.errors import InvalidCardError, OptionError, shown
 from referee.engine.options import whole
@@ -241,8 +243,21 @@ def _events(c: _Check, events: Any, pointer: str) -> list:
     return [_event(c, e, f"{pointer}/{j}") for j, e in enumerate(events)]
 
 
+_CANONICAL = frozenset(card.text for card in DECK)
+_SEATS = frozenset(range(4))
+_SEAT, _PLAY = itemgetter("seat"), itemgetter("play")
+
+
 def _plain_plays(events: list) -> list | None:
-    """Every event a plain {"seat": 0..3, "play": card}: read without a check per field."""
+    """Every event a plain {"seat": 0..3, "play": card}: read without a check per field.
+    Already canonical (the usual case): the list as it is, checked by set operations."""
+    try:
+        seats = list(map(_SEAT, events))
+        if (sum(map(len, events)) == 2 * len(events) and set(map(_PLAY, events)) <= _CANONICAL
+                and set(seats) <= _SEATS and set(map(type, seats)) <= {int}):
+            return events
+    except (KeyError, TypeError):  # not all of them dicts holding seat and play
+        return None
     out = []
     for e in events:
         if type(e) is not dict or len(e) != 2:

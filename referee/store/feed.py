@@ -1,4 +1,12 @@
-"""Feed events: what changed between two verdicts of a match, as publishable payloads."""
+"""The feed is a ledger: each fact is announced once, and a later change is a new event that
+says what changed. Folding the feed (each deal's last `deal.finished`/`deal.revised`, each
+violation's last state) gives exactly what the stored verdicts say.
+
+A write goes from an old verdict to a new one; what the old one made public is what the
+feed has said so far (every accepted write publishes its difference). What was *ever*
+announced comes from the feed itself, so that a deal finished, reopened and finished again
+gets `deal.revised`, never a second `deal.finished`.
+"""
 from __future__ import annotations
 
 from typing import Any
@@ -6,32 +14,70 @@ from typing import Any
 from referee.visibility import public_violations
 
 OVER = ("complete", "ended_by_penalty")
+DEAL_FIELDS = ("status", "result", "tricks_won", "next_dealer")
+Event = tuple[str, dict[str, Any]]
 
 
-def _finished_deals(verdict: dict | None) -> set[int]:
+def deal_facts(verdict: dict | None) -> dict[int, dict]:
+    """Per finished deal, what the feed says of it."""
     if verdict is None:
-        return set()
-    return {i for i, d in enumerate(verdict["deals"]) if d["status"] in OVER and d["result"] is not None}
+        return {}
+    return {i: {"deal": i, "dealer": d["dealer"], **{k: d[k] for k in DEAL_FIELDS}}
+            for i, d in enumerate(verdict["deals"]) if d["status"] in OVER and d["result"] is not None}
 
 
-def _violation_key(deal: int, v: dict) -> tuple:
-    return (deal, v["code"], v.get("trick"), v.get("event"), v["seat"])
+def violation_key(deal: int, v: dict) -> tuple:
+    """A violation is the same violation while its deal, event and code are."""
+    return (deal, v.get("event"), v["code"])
 
 
-def diff(old: dict | None, new: dict, match_finished_before: bool, match_finished_now: bool) -> list[tuple[str, dict[str, Any]]]:
-    """The (type, payload) events that a write from `old` to `new` produces."""
-    events: list[tuple[str, dict]] = []
-    before = _finished_deals(old)
-    for i in sorted(_finished_deals(new) - before):
-        d = new["deals"][i]
-        events.append(("deal.finished", {
-            "deal": i, "dealer": d["dealer"], "status": d["status"], "result": d["result"],
-            "tricks_won": d["tricks_won"], "next_dealer": d["next_dealer"],
-        }))
-    seen = {_violation_key(i, v) for i, v in public_violations(old)} if old else set()
-    for i, v in public_violations(new):
-        if _violation_key(i, v) not in seen:
-            events.append(("violation.found", {"deal": i, **v}))
-    if match_finished_now and not match_finished_before:
-        events.append(("match.finished", {"match": new["match"]}))
+def violation_facts(verdict: dict | None) -> dict[tuple, dict]:
+    """The violations the feed may publish: public ones whose trick is complete (a pending
+    one may still be taken back, R-28)."""
+    if verdict is None:
+        return {}
+    return {violation_key(i, v): v for i, v in public_violations(verdict) if not v.get("pending")}
+
+
+def diff(old: dict | None, new: dict, announced_deals: set[int], announced_violations: set[tuple],
+         why: str, revision: int) -> list[Event]:
+    """The events that a write from `old` to `new` produces."""
+    return _deal_events(old, new, announced_deals, why, revision) + \
+        _violation_events(old, new, announced_violations, why, revision)
+
+
+def _deal_events(old, new, announced: set[int], why: str, revision: int) -> list[Event]:
+    before, after = deal_facts(old), deal_facts(new)
+    events: list[Event] = []
+    for i in sorted(set(before) | set(after)):
+        was, now = before.get(i), after.get(i)
+        if was == now:
+            continue
+        if was is None and i not in announced:
+            events.append(("deal.finished", now))
+        else:
+            events.append(("deal.revised", {"deal": i, "previous": was, "result": now and now["result"],
+                                            "now": now, "why": why, "revision": revision}))
     return events
+
+
+def _violation_events(old, new, announced: set[tuple], why: str, revision: int) -> list[Event]:
+    before, after = violation_facts(old), violation_facts(new)
+    events: list[Event] = []
+    for key in sorted(set(before) | set(after), key=_order):
+        was, now = before.get(key), after.get(key)
+        if was == now:
+            continue
+        if now is None:
+            events.append(("violation.withdrawn", {"deal": key[0], "violation": was, "why": why, "revision": revision}))
+        elif was is None and key not in announced:
+            events.append(("violation.found", {"deal": key[0], "violation": now}))
+        else:
+            events.append(("violation.revised", {"deal": key[0], "previous": was, "violation": now, "why": why,
+                                                 "revision": revision}))
+    return events
+
+
+def _order(key: tuple) -> tuple:
+    deal, event, code = key
+    return deal, -1 if event is None else event, code

@@ -103,7 +103,7 @@ class FeedEvent(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
     seq: Mapped[int]
-    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"))
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id"), index=True)
     type: Mapped[str] = mapped_column(String(40))
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

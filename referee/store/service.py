@@ -334,7 +334,7 @@ class Store:
             m.revision, m.updated_at = new.number, now
             m.closed = m.closed or close
             m.status = self._status(verdict, m.closed)
-            self._publish(s, t, m, head.verdict, verdict, finished_before, kind)
+            self._publish(s, t, m, head.verdict, verdict, finished_before, kind, why_of(kind, record, head.record))
             return MatchView(m, new, True)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
@@ -460,13 +460,20 @@ class Store:
             return self._standings(s, tid)
 
     def _publish(self, s: Session, t: Tournament, m: Match, old: dict | None, new: dict,
-                 finished_before: bool, kind: str | None) -> None:
+                 finished_before: bool, kind: str | None, why: str = "play") -> None:
+        """Write this change's feed events (the ledger: see feed.py) in the same transaction."""
         finished_now = m.status == "finished"
-        events = feed.diff(old, new, finished_before, finished_now)
-        if kind == "close" and finished_now and not finished_before:
-            events = [e for e in events if e[0] != "match.finished"] + [("match.finished", {"match": new["match"], "closed": True})]
-        if kind == "revise":
-            events.append(("match.revised", {"revision": m.revision}))
+        deals, violations, ended = self._announced(s, m) if old is not None else (set(), set(), False)
+        events = feed.diff(old, new, deals, violations, why, m.revision)
+        if finished_now and not finished_before and not ended:
+            payload = {"match": new["match"]}
+            if kind == "close":
+                payload["closed"] = True
+            events.append(("match.finished", payload))
+        elif kind == "revise" or (ended and old is not None and old["match"] != new["match"]):
+            # a correction, or a change to a match outcome already announced (reopened, won again)
+            events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
+                                              "match": new["match"], "finished": finished_now}))
         if finished_before or finished_now:
             s.flush()
             events.append(("standings.changed", {"standings": self._standings(s, t.id)}))
@@ -474,6 +481,17 @@ class Store:
             t.feed_seq += 1
             s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,
                             payload={"match": m.id, **payload}, created_at=utcnow()))
+
+    @staticmethod
+    def _announced(s: Session, m: Match) -> tuple[set[int], set[tuple], bool]:
+        """The deals and violations this match's feed has ever announced, and whether it
+        announced the match finished."""
+        rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
+            FeedEvent.match_id == m.id,
+            FeedEvent.type.in_(("deal.finished", "violation.found", "match.finished")))).all()
+        deals = {p["deal"] for t, p in rows if t == "deal.finished"}
+        violations = {feed.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
+        return deals, violations, any(t == "match.finished" for t, _ in rows)
 
     def feed(self, tid: str, key: str | None, after: int, limit: int) -> dict:
         with self.db.transaction() as s:
@@ -569,6 +587,16 @@ class Webhooks:
             w = self._hook(s, tid, key, wid)
             w.active, w.disabled_reason, w.failures, w.next_attempt_at = True, None, 0, utcnow()
             return webhook_dict(w)
+
+
+def why_of(kind: str, record: dict, before: dict) -> str:
+    """Why a published fact may change with this write: a correction, a close, a take-back
+    among the new events, or a later play (which can prove or withdraw a breach)."""
+    if kind in ("revise", "close"):
+        return {"revise": "correction", "close": "close"}[kind]
+    old_events = len(before["deals"][-1].get("events", [])) if before["deals"] and len(before["deals"]) == len(record["deals"]) else 0
+    added = record["deals"][-1].get("events", [])[old_events:] if record["deals"] else []
+    return "take_back" if any(e.get("take_back") for e in added) else "play"
 
 
 def new_secret() -> str:

@@ -24,7 +24,7 @@ def test_live_play_publishes_deals_violations_and_the_match_end(store):
     events = all_events(store, t.id, key)
     assert [e["type"] for e in events] == ["deal.finished", "violation.found"]
     assert events[0]["payload"]["result"]["kind"] == "penalty_court"
-    assert events[1]["payload"]["code"] == "revoke" and events[1]["payload"]["deal"] == 0
+    assert events[1]["payload"]["violation"]["code"] == "revoke" and events[1]["payload"]["deal"] == 0
     assert [e["seq"] for e in events] == [1, 2] and all(e["time"].endswith("Z") for e in events)
     assert all(e["tournament"] == t.id and e["match"] == view.match.id for e in events)
     # Finish the match: three callers' courts more (3 points each) reach 10+.
@@ -54,7 +54,7 @@ def test_payloads_never_show_unplayed_cards_or_a_hidden_trump(store):
     store.append_events(view.match.id, key, view.etag, ev("2:4S 3:5S 0:6S 1:AH"))
     events = all_events(store, t.id, key)
     assert [e["type"] for e in events] == ["deal.finished", "violation.found"]
-    assert events[1]["payload"]["code"] == "hidden_card_played"
+    assert events[1]["payload"]["violation"]["code"] == "hidden_card_played"
 
 
 def test_revisions_are_published(store):

@@ -1,0 +1,217 @@
+"""The feed is a ledger: a deal is announced by one deal.finished, a violation by one
+violation.found; a later change is deal.revised / violation.revised / violation.withdrawn.
+Folding the feed gives the stored verdicts' results, violations and standings."""
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.app import create_app
+from referee.engine import resolve
+from referee.engine.simulate import random_deal
+from tests.helpers import ev, won_by
+
+PLAYERS = ["A", "B", "C", "D"]
+
+
+def events_of(store, tid, key):
+    return store.feed(tid, key, 0, 10_000)["events"]
+
+
+def fold(events):
+    """The README's fold, as a client writes it (not the referee's code)."""
+    results, violations, standings = {}, {}, None
+    for e in events:
+        p, key = e["payload"], (e["match"], e["payload"].get("deal"))
+        if e["type"] in ("deal.finished", "deal.revised"):
+            results[key] = p["result"]
+        elif e["type"] in ("violation.found", "violation.revised"):
+            v = p["violation"]
+            violations[key + (v["event"], v["code"])] = v
+        elif e["type"] == "violation.withdrawn":
+            v = p["violation"]
+            violations.pop(key + (v["event"], v["code"]), None)
+        elif e["type"] == "standings.changed":
+            standings = p["standings"]
+    return {k: r for k, r in results.items() if r is not None}, violations, standings
+
+
+def test_a_take_back_after_the_fourth_card_revises_the_deal_and_never_announces_it_twice(store):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": []}, None)
+    view = store.add_deal(view.match.id, key, view.etag, {"dealer": 0, "trump": {"suit": "S"}})
+    view = store.append_events(view.match.id, key, view.etag, ev("1:AH 2:2D 3:4H 0:5H 1:TH 2:7H"))
+    types = [e["type"] for e in events_of(store, t.id, key)]
+    assert types == ["deal.finished", "violation.found"]  # the revoke is proven by 7H: a penalty court
+    # Seat 2 takes back 7H... not allowed: it was legal. Correct the record instead (a correction).
+    view = store.revise(view.match.id, key, view.etag, {"deals": [{"dealer": 0, "trump": {"suit": "S"},
+                                                                    "events": ev("1:AH 2:2D 3:4H 0:5H")}]}, "7H was 7D")
+    events = events_of(store, t.id, key)
+    assert [e["type"] for e in events] == ["deal.finished", "violation.found", "deal.revised",
+                                           "violation.withdrawn", "match.revised"]
+    revised = events[2]["payload"]
+    assert revised["previous"]["result"]["kind"] == "penalty_court" and revised["result"] is None
+    assert revised["why"] == "correction" and revised["revision"] == view.match.revision
+    # Played again to a penalty: the deal is revised, not finished a second time.
+    view = store.append_events(view.match.id, key, view.etag, ev("1:TH 2:7H"))
+    types = [e["type"] for e in events_of(store, t.id, key)]
+    assert types.count("deal.finished") == 1 and types.count("violation.found") == 1
+    assert types[-2:] == ["deal.revised", "violation.revised"]
+
+
+def test_a_take_back_after_the_fourth_card_reopens_the_deal_then_it_finishes_again(store):
+    """R-12 keeps a trick of four cards open until the next event that is not a take-back:
+    the court made by trick 7's fourth card is announced, reopened by the take-back, and
+    revised when the trick is complete again, never announced twice."""
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    six = won_by(0, [1] * 7)["events"][:24]  # six tricks to seat 1 (spades, hearts)
+    view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [
+        {"dealer": 0, "trump": {"suit": "S"}, "events": six + ev("1:AD 2:2C 3:3D")}]}, None)
+    view = store.append_events(view.match.id, key, view.etag, ev("0:4D"))  # seven tricks: a court
+    assert [e["type"] for e in events_of(store, t.id, key)] == ["deal.finished"]
+    view = store.append_events(view.match.id, key, view.etag, ev("2:<"))  # 2C may be a revoke
+    view = store.append_events(view.match.id, key, view.etag, ev("2:2D"))
+    events = events_of(store, t.id, key)
+    # ... and the corrected revoke, proven by the 2D, is announced once, corrected.
+    assert [e["type"] for e in events] == ["deal.finished", "deal.revised", "deal.revised", "violation.found"]
+    assert events[3]["payload"]["violation"]["corrected"] is True
+    reopened, again = events[1]["payload"], events[2]["payload"]
+    assert reopened["result"] is None and reopened["why"] == "take_back"
+    assert reopened["previous"]["result"]["kind"] == "court" and again["result"]["kind"] == "court"
+
+
+def test_a_correction_of_a_finished_deal_revises_its_result(store):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)]}, None)
+    store.revise(view.match.id, key, view.etag, {"deals": [won_by(0, [1] * 6 + [0, 1])]}, "trick 7 was theirs")
+    events = events_of(store, t.id, key)
+    assert [e["type"] for e in events] == ["deal.finished", "deal.revised", "match.revised"]
+    assert events[0]["payload"]["result"]["kind"] == "court"
+    assert events[1]["payload"]["previous"]["result"]["kind"] == "court"
+    assert events[1]["payload"]["result"]["kind"] == "win"
+
+
+# -- the fold, against the stored verdicts, over random live matches -----------------------------
+
+GAMES = ["court-piece", "double-sir", "rr-hidden-rung", "mendikot"]
+
+
+def auth(key, etag=None):
+    headers = {"Authorization": f"Bearer {key}"}
+    if etag:
+        headers["If-Match"] = etag
+    return headers
+
+
+def play_live(client, t, preset, rng):
+    """One match played in chunks of events, with take-backs tried after a fourth card and
+    a correction now and then; refused writes (409) change nothing."""
+    options = resolve(preset)
+    m = client.post("/v1/matches", json={"tournament": t["id"], "record": {"players": PLAYERS}},
+                    headers=auth(t["key"])).get_json()
+    etag, dealer = m["etag"], rng.randrange(4)
+    for _ in range(rng.randint(1, 3)):
+        rec = random_deal(options, dealer, rng, illegal_rate=0.15)
+        deal = {"dealer": dealer, "trump": _trump(rec.trump), "hands": [[str(c) for c in h] for h in rec.hands]}
+        if rng.random() < 0.5:
+            deal.pop("hands")
+        r = client.post(f"/v1/matches/{m['id']}/deals", json=deal, headers=auth(t["key"], etag))
+        if r.status_code != 200:  # a correction left the last deal unfinished: no next deal
+            break
+        etag = r.get_json()["etag"]
+        events = [_event(e) for e in rec.events]
+        k = 0
+        while k < len(events):
+            n = rng.randint(1, 9)
+            chunk = events[k:k + n]
+            k += n
+            if rng.random() < 0.1:
+                chunk = chunk + [{"seat": chunk[-1]["seat"], "take_back": True}]
+            r = client.post(f"/v1/matches/{m['id']}/events", json={"events": chunk}, headers=auth(t["key"], etag))
+            if r.status_code == 200:
+                etag = r.get_json()["etag"]
+            elif chunk[-1].get("take_back"):  # the take-back was refused: send the plays alone
+                r = client.post(f"/v1/matches/{m['id']}/events", json={"events": chunk[:-1]},
+                                headers=auth(t["key"], etag))
+                etag = r.get_json()["etag"] if r.status_code == 200 else etag
+            if rng.random() < 0.15:  # a correction takes back the last few events; they are played again
+                etag, cut = _correct(client, t, m["id"], etag, rng)
+                k = max(0, k - cut)
+        verdict = client.get(f"/v1/matches/{m['id']}", headers=auth(t["key"])).get_json()["verdict"]
+        if verdict["next"] is None or verdict["next"]["dealer"] is None:
+            break
+        dealer = verdict["next"]["dealer"]
+    if rng.random() < 0.5:
+        client.post(f"/v1/matches/{m['id']}/close", headers=auth(t["key"], etag))
+    return m["id"]
+
+
+def _correct(client, t, mid, etag, rng):
+    """A correction: the last deal cut short by the events sent last (so that they can be
+    sent again). Returns the ETag and how many events were cut."""
+    record = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["record"]
+    last = record["deals"][-1]
+    plays = last.get("events", [])
+    cut = min(len(plays), rng.randint(1, 6))
+    if any("take_back" in e for e in plays[len(plays) - cut:]):
+        return etag, 0  # the record no longer lines up with the plays sent: leave it
+    last["events"] = plays[:len(plays) - cut]
+    r = client.put(f"/v1/matches/{mid}/record", json={"record": {"deals": record["deals"]}, "reason": "typo"},
+                   headers=auth(t["key"], etag))
+    return (r.get_json()["etag"], cut) if r.status_code == 200 else (etag, 0)
+
+
+def _trump(spec):
+    if spec.hidden is not None:
+        return {"hidden": str(spec.hidden)}
+    if spec.blind is not None:
+        return {"blind": str(spec.blind)}
+    return {"suit": spec.suit} if spec.suit else None
+
+
+def _event(e):
+    if e.kind == "play":
+        return {"seat": e.seat, "play": str(e.card)}
+    return {"seat": e.seat, e.kind: True}
+
+
+def stored(client, t, mids):
+    """What the stored verdicts say: finished deals' results and publishable violations."""
+    from referee.store.feed import OVER
+    from referee.visibility import public_violations
+
+    results, violations = {}, {}
+    for mid in mids:
+        verdict = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]
+        for i, d in enumerate(verdict["deals"]):
+            if d["status"] in OVER and d["result"] is not None:
+                results[(mid, i)] = d["result"]
+        for i, v in public_violations(verdict):
+            if not v["pending"]:
+                violations[(mid, i, v["event"], v["code"])] = v
+    standings = client.get(f"/v1/tournaments/{t['id']}/standings").get_json()["standings"]
+    return results, violations, standings
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(GAMES), st.integers(0, 2**32 - 1))
+def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
+    app = create_app({"DATABASE_URL": db_url})
+    client = app.test_client()
+    try:
+        t = client.post("/v1/tournaments", json={"name": "n", "preset": preset}).get_json()
+        rng = random.Random(seed)
+        mids = [play_live(client, t, preset, rng) for _ in range(2)]
+        feed = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000").get_json()["events"]
+        results, violations, standings = fold(feed)
+        want_results, want_violations, want_standings = stored(client, t, mids)
+        assert results == want_results
+        assert violations == want_violations
+        if standings is not None:
+            assert standings == want_standings
+        types = [e["type"] for e in feed]
+        announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] == "deal.finished"]
+        ended = [e["match"] for e in feed if e["type"] == "match.finished"]
+        assert len(announced) == len(set(announced)) and len(ended) == len(set(ended))
+    finally:
+        app.extensions["referee.store"].db.dispose()
