@@ -54,6 +54,10 @@ def public_deal(deal: dict, force: bool = False) -> dict:
         for card in trick["cards"]:
             if card.get("face_down"):
                 card["card"] = None
+    for entry in deal.get("unproven", []):
+        if entry.get("face_down"):
+            entry["card"] = None
+            entry["message"] = f"seat {entry['seat']} showed out face down at event {entry['event']}"
     return deal
 
 

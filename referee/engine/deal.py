@@ -7,7 +7,7 @@ from .errors import RecordError
 from .options import Options
 from .record import PLAY, REVEAL, TAKE_BACK, Event, TrumpSpec
 from .scoring import Facts
-from .trick import CARD, EVENT, SEAT, Play, Played, Trick, winning_play
+from .trick import CARD, EVENT, FACE_DOWN, SEAT, Play, Played, Trick, winning_play
 from .trump import REVEAL_RULES, Trump
 from .violations import Claim, Violation
 
@@ -716,8 +716,14 @@ class Deal:
         """Show-outs never contradicted, of seats that still hold cards: once a seat has
         played all 13, its hand is known and each show-out was legal (R-27)."""
         done = self.seats_done()
-        return [c.unproven() for seat, claims in enumerate(self._pending) if not done[seat] for c in claims
-                if c.code in ("revoke", "hidden_card_played") and not c.corrected]
+        down = {p[EVENT] for t in self.tricks for p in t.plays if p[FACE_DOWN]}
+        down |= {p[EVENT] for p in self.slots if p is not None and p[FACE_DOWN]}
+        out = []
+        for seat, claims in enumerate(self._pending):
+            if not done[seat]:
+                out += [c.unproven(c.play_event in down) for c in claims
+                        if c.code in ("revoke", "hidden_card_played") and not c.corrected]
+        return out
 
     def seats_done(self) -> list[bool]:
         """Per seat: has it played all 13 of its cards?"""

@@ -105,10 +105,13 @@ class Claim:
         v.corrected = self.corrected
         return v
 
-    def unproven(self) -> dict:
-        return {"code": self.code, "trick": self.trick, "event": self.event, "seat": self.seat,
+    def unproven(self, face_down: bool = False) -> dict:
+        data = {"code": self.code, "trick": self.trick, "event": self.event, "seat": self.seat,
                 "card": str(self.card) if self.card else None, "void": self.suit,
                 "message": self._unproven_message()}
+        if face_down:
+            data["face_down"] = True
+        return data
 
     def _unproven_message(self) -> str:
         suit = SUIT_NAMES[self.suit]
