@@ -40,8 +40,17 @@ def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, dict]:
         return 422, _problem(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
 
 
-def _items(body: bytes | list, item_limit: int, clean: bool = False) -> Iterator[tuple[int, dict]]:
-    """Each item judged. `clean`: the array's text holds no NUL at all."""
+def _size(data: Any) -> int:
+    """An item's size as JSON text (0 for one nested too deep to write: it is refused anyway)."""
+    try:
+        return len(orjson.dumps(data))
+    except TypeError:
+        return 0
+
+
+def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False) -> Iterator[tuple[int, dict]]:
+    """Each item judged. `clean`: the array's text holds no NUL at all; `small`: the whole
+    body is within the item limit, so no item can be over it."""
     if isinstance(body, bytes):  # JSON Lines
         for line in body.split(b"\n"):
             if not line.strip():
@@ -57,7 +66,7 @@ def _items(body: bytes | list, item_limit: int, clean: bool = False) -> Iterator
             yield judge_one(data, line)
         return
     for data in body:  # a JSON array, already read
-        if len(orjson.dumps(data)) > item_limit:
+        if not small and _size(data) > item_limit:
             yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
         else:
             yield judge_one(data, b"" if clean else None)
@@ -96,7 +105,7 @@ def create_verdicts():
 
     def lines() -> Iterator[bytes]:
         clean = not jsontext.may_hold_nul(body)
-        for index, (status, body_) in enumerate(_items(items, item_limit, clean)):
+        for index, (status, body_) in enumerate(_items(items, item_limit, clean, len(body) <= item_limit)):
             key = "verdict" if status == 200 else "problem"
             yield orjson.dumps({"index": index, "status": status, key: body_}) + b"\n"
 
