@@ -4,8 +4,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+
+from tests.browser.conftest import SHOTS
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 RECORDS = Path(__file__).parents[1] / "engine" / "records"
@@ -41,7 +44,13 @@ def paste(browser, base, text):
 
 
 def position(browser):
-    return browser.find_element(By.CSS_SELECTOR, "#deal-0 .position").text
+    """The stepper's line; a live page may swap itself in between finding and reading."""
+    for _ in range(50):
+        try:
+            return browser.find_element(By.CSS_SELECTOR, "#deal-0 .position").text
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError("the page kept changing")
 
 
 def test_the_revoke_is_on_seat_twos_card_with_its_proof_and_rule_and_the_keyboard_steps_to_the_proof(served, browser):
@@ -127,3 +136,21 @@ def test_the_rulebook_page_has_an_anchor_per_rule(served, browser):
 
     ids = browser.execute_script("return Array.from(document.querySelectorAll('h3[id]')).map(h => h.id)")
     assert ids == list(catalogue())
+
+
+def test_a_moment_of_a_stored_match_has_its_own_address_and_printing_gives_the_report(served, browser):
+    base, _ = served
+    t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "court-piece"})
+    record = json.loads((EXAMPLES / "revoke.json").read_text())
+    m, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": record["deals"]}}, key=t["key"])
+    browser.get(f"{base}/matches/{m['id']}?deal=0&event=5")
+    assert "seat 2 plays 7H" in position(browser)  # the play that proved the revoke, from the link alone
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert not browser.find_element(By.CSS_SELECTOR, "#deal-0 .controls").is_displayed()
+        assert not browser.find_element(By.CSS_SELECTOR, "header.site").is_displayed()
+        report = browser.find_element(By.ID, "deal-0").text
+        assert "revoke" in report and "Result: team 1, penalty court" in report and "R-1" in report
+        browser.save_screenshot(str(SHOTS / "print-report.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
