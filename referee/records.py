@@ -55,6 +55,12 @@ class _Check:
             return None
         return n
 
+    def required_seat(self, data: dict, name: str, pointer: str, out: dict) -> None:
+        if name not in data:
+            self.fail(f"{pointer}/{name}", "required")
+        else:
+            out[name] = self.seat(data[name], f"{pointer}/{name}")
+
     def boolean(self, value: Any, pointer: str) -> bool | None:
         if type(value) is not bool:
             self.fail(pointer, "must be true or false")
@@ -85,14 +91,19 @@ class _Check:
 RECORD_FIELDS = ("preset", "options", "players", "deals", "closed")
 
 
-def check_record(data: Any, pointer: str = "", stored: bool = False) -> dict:
-    """The record cleaned, or RecordProblems. `stored`: a tournament match's record, whose
-    preset and options come from its tournament (both optional) and whose deals may be absent."""
+def _checked(walk, data: Any, pointer: str, *args) -> Any:
+    """Run one of the walks below; its output, or RecordProblems with all it found."""
     c = _Check()
-    out = _record(c, data, pointer, stored)
+    out = walk(c, data, pointer, *args)
     if c.problems:
         raise RecordProblems(c.problems)
     return out
+
+
+def check_record(data: Any, pointer: str = "", stored: bool = False) -> dict:
+    """The record cleaned, or RecordProblems. `stored`: a tournament match's record, whose
+    preset and options come from its tournament (both optional) and whose deals may be absent."""
+    return _checked(_record, data, pointer, stored)
 
 
 def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
@@ -150,21 +161,14 @@ DEAL_FIELDS = ("dealer", "hands", "trump", "events")
 
 
 def check_deal(data: Any, pointer: str = "") -> dict:
-    c = _Check()
-    out = _deal(c, data, pointer)
-    if c.problems:
-        raise RecordProblems(c.problems)
-    return out
+    return _checked(_deal, data, pointer)
 
 
 def _deal(c: _Check, data: Any, pointer: str) -> dict:
     if not c.obj(data, pointer, DEAL_FIELDS):
         return {}
     out: dict[str, Any] = {}
-    if "dealer" not in data:
-        c.fail(f"{pointer}/dealer", "required")
-    else:
-        out["dealer"] = c.seat(data["dealer"], f"{pointer}/dealer")
+    c.required_seat(data, "dealer", pointer, out)
     if data.get("hands") is not None:
         out["hands"] = _hands(c, data["hands"], f"{pointer}/hands")
     elif "hands" in data:
@@ -226,11 +230,7 @@ EVENT_FIELDS = ("seat", "play", "face_down", "reveal", "take_back")
 
 
 def check_events(data: Any, pointer: str = "/events") -> list:
-    c = _Check()
-    out = _events(c, data, pointer)
-    if c.problems:
-        raise RecordProblems(c.problems)
-    return out
+    return _checked(_events, data, pointer)
 
 
 def _events(c: _Check, events: Any, pointer: str) -> list:
@@ -274,10 +274,7 @@ def _event(c: _Check, data: Any, pointer: str) -> dict:
     if not c.obj(data, pointer, EVENT_FIELDS):
         return {}
     out: dict[str, Any] = {}
-    if "seat" not in data:
-        c.fail(f"{pointer}/seat", "required")
-    else:
-        out["seat"] = c.seat(data["seat"], f"{pointer}/seat")
+    c.required_seat(data, "seat", pointer, out)
     if "play" in data:
         out["play"] = c.card(data["play"], f"{pointer}/play")
     for flag in ("face_down", "reveal", "take_back"):

@@ -92,3 +92,11 @@ def round_robin_hands() -> list[list[str]]:
     seat 3: 5S 9S KS 4H 8H QH 3D 7D JD 2C 6C TC AC"""
     pack = [r + s for s in "SHDC" for r in "23456789TJQKA"]
     return [pack[s::4] for s in range(4)]
+
+
+def auth(key: str, etag: str | None = None) -> dict:
+    """Headers of a request with a tournament key (and an ETag for If-Match)."""
+    headers = {"Authorization": f"Bearer {key}"}
+    if etag:
+        headers["If-Match"] = etag
+    return headers

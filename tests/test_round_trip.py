@@ -5,16 +5,9 @@ import json
 
 from referee.app import create_app
 from referee.cli import main
-from tests.helpers import ev, won_by
+from tests.helpers import auth, ev, won_by
 
 PLAYERS = ["Asad", "Bilal", "Chandni", "Dev"]
-
-
-def auth(key, etag=None):
-    headers = {"Authorization": f"Bearer {key}"}
-    if etag:
-        headers["If-Match"] = etag
-    return headers
 
 
 def build(client) -> dict:

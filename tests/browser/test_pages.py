@@ -1,7 +1,6 @@
 """The adjudicator's pages in a real browser: what a person sees, clicks and types."""
 import json
 import time
-import urllib.request
 from pathlib import Path
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -9,6 +8,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from tests.browser.conftest import SHOTS
+from tests.webclient import call
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 RECORDS = Path(__file__).parents[1] / "engine" / "records"
@@ -25,14 +25,9 @@ def wait_for(condition, seconds=10.0):
 
 
 def api(base, method, path, body=None, key=None, etag=None):
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    if etag:
-        headers["If-Match"] = etag
-    data = json.dumps(body).encode() if body is not None else None
-    with urllib.request.urlopen(urllib.request.Request(base + path, data, headers, method=method)) as r:
-        return json.loads(r.read()), r.headers.get("ETag")
+    status, answer, tag = call(base, method, path, body, key, etag)
+    assert status < 300, answer
+    return answer, tag
 
 
 def paste(browser, base, text):

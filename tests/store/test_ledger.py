@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from referee.app import create_app
 from referee.engine import resolve
 from referee.engine.simulate import random_deal
-from tests.helpers import ev, won_by
+from tests.helpers import auth, ev, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -94,13 +94,6 @@ def test_a_correction_of_a_finished_deal_revises_its_result(store):
 # -- the fold, against the stored verdicts, over random live matches -----------------------------
 
 GAMES = ["court-piece", "double-sir", "rr-hidden-rung", "mendikot"]
-
-
-def auth(key, etag=None):
-    headers = {"Authorization": f"Bearer {key}"}
-    if etag:
-        headers["If-Match"] = etag
-    return headers
 
 
 def play_live(client, t, preset, rng):

@@ -9,12 +9,12 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests import webclient
 from tests.helpers import won_by
 from tests.pg import free_port
 from tests.store.receiver import Receiver
@@ -24,18 +24,7 @@ PLAYERS = ["A", "B", "C", "D"]
 
 
 def call(base, method, path, body=None, key=None, etag=None):
-    headers = {"Content-Type": "application/json"}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    if etag:
-        headers["If-Match"] = etag
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(base + path, data, headers, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as r:
-            return r.status, json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read() or b"null")
+    return webclient.call(base, method, path, body, key, etag)[:2]
 
 
 def start_server(url: str, env: dict) -> tuple[subprocess.Popen, str]:
