@@ -5,7 +5,6 @@ builds the same parser, starts without it."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import subprocess

@@ -69,7 +69,7 @@ def test_a_violation_proven_by_a_hand_is_not_public_until_the_deal_ends(store_cl
     hands = round_robin_hands()
     r = post_match(store_client, t, [{"dealer": 0, "hands": hands, "trump": {"suit": "S"},
                                       "events": ev("1:AH 2:2D 3:4H 0:5H 1:TH")}])
-    mid, etag = r.get_json()["id"], r.headers["ETag"]
+    mid = r.get_json()["id"]
     full = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]["deals"][0]
     assert [v["proof"] for v in full["violations"]] == ["hand"] and full["status"] == "ended_by_penalty"
     # The deal is over (a penalty): the violation is public. A live one with a hand-proven breach:

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee.engine import Record, adjudicate, adjudicate_dict, resolve
+from referee.engine import adjudicate, adjudicate_dict, resolve
 from referee.engine.simulate import random_record
 from tests.helpers import ev
 

@@ -202,7 +202,6 @@ def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
         assert violations == want_violations
         if standings is not None:
             assert standings == want_standings
-        types = [e["type"] for e in feed]
         announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] == "deal.finished"]
         ended = [e["match"] for e in feed if e["type"] == "match.finished"]
         assert len(announced) == len(set(announced)) and len(ended) == len(set(ended))
