@@ -34,7 +34,7 @@ class Violation:
     """A breach made at the table; the record is still a possible game."""
 
     __slots__ = ("code", "trick", "event", "seat", "card", "led", "proof", "proof_event",
-                 "corrected", "penalty", "message", "play_event", "linked", "pending", "extra_rules")
+                 "corrected", "penalty", "message", "play_event", "linked", "pending", "extra_rules", "proof_card")
 
     def __init__(self, code: str, seat: int, message: str, trick: int | None = None,
                  event: int | None = None, card: Card | None = None, led: str | None = None,
@@ -48,6 +48,7 @@ class Violation:
         self.pending = False  # R-28: its trick is still open, so it may be taken back
         self.linked = linked
         self.extra_rules: tuple[str, ...] = ()
+        self.proof_card: Card | None = None  # the card that proves it: held in hand, or played later
 
     @property
     def is_illegal_play(self) -> bool:
@@ -76,6 +77,8 @@ class Violation:
                 "pending": self.pending, "message": self.message, "rule": self.rule}
         if self.proof_event is not None:
             data["proof_event"] = self.proof_event
+        if self.proof_card is not None:
+            data["proof_card"] = self.proof_card.text
         return data
 
 
@@ -102,6 +105,7 @@ class Claim:
             why = f"and later played {evidence} (event {proof_event}), so held {another}{SUIT_NAMES[self.suit]}"
         v = Violation(self.code, self.seat, f"seat {self.seat} {what} {why}", self.trick, self.event,
                       self.card, self.led, proof, proof_event, self.play_event, self)
+        v.proof_card = evidence
         v.corrected = self.corrected
         return v
 

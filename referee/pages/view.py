@@ -17,6 +17,11 @@ from referee.visibility import OVER
 from .cards import card_view, seat_names
 
 bp = Blueprint("pages_view", __name__)
+
+
+@bp.app_context_processor
+def _helpers() -> dict:
+    return {"card_view": card_view}
 MAX_STEP_DEALS = 200  # step-through data for at most this many deals of one record
 
 
