@@ -78,11 +78,15 @@ def naive_next_dealer(dealer: int, result: dict, scoring: str) -> int:
 
 
 @SETTINGS
-@given(games, seeds)
-def test_trick_winners_pile_and_next_dealer_agree_with_naive_rules(game, seed):
+@given(games, seeds, st.booleans())
+def test_trick_winners_pile_and_next_dealer_agree_with_naive_rules(game, seed, with_hands):
+    """With the hands, and from the plays alone (a legal game reads the same both ways)."""
     preset, overrides = game
     options = resolve(preset, overrides)
-    verdict = adjudicate(record_of(preset, overrides, 3, seed))
+    record = record_of(preset, overrides, 3, seed)
+    if not with_hands:
+        record = Record(preset=preset, options=overrides, deals=tuple(d._replace(hands=None) for d in record.deals))
+    verdict = adjudicate(record)
     assert verdict["valid"], verdict["errors"]
     for index, deal in enumerate(verdict["deals"]):
         trump, from_event = trump_from(deal)
