@@ -26,19 +26,17 @@ from referee.engine.simulate import random_deal
 RANK = {r: i for i, r in enumerate("23456789TJQKA")}
 
 
+def deal_json(d) -> dict:
+    """A simulated deal as the record's JSON."""
+    return {"dealer": d.dealer, "trump": {"suit": d.trump.suit}, "hands": [[str(c) for c in h] for h in d.hands],
+            "events": [{"seat": e.seat, "play": str(e.card)} for e in d.events]}
+
+
 def make_texts(n: int, seed: int = 7) -> list[str]:
     options = resolve("seven-courts")  # plays all 13 tricks
     rng = random.Random(seed)
-    texts = []
-    for _ in range(n):
-        d = random_deal(options, rng.randrange(4), rng)
-        texts.append(json.dumps({
-            "preset": "seven-courts",
-            "deals": [{"dealer": d.dealer, "trump": {"suit": d.trump.suit},
-                       "hands": [[str(c) for c in h] for h in d.hands],
-                       "events": [{"seat": e.seat, "play": str(e.card)} for e in d.events]}],
-        }))
-    return texts
+    return [json.dumps({"preset": "seven-courts", "deals": [deal_json(random_deal(options, rng.randrange(4), rng))]})
+            for _ in range(n)]
 
 
 def engine(text: str):
@@ -55,8 +53,11 @@ def engine_stdlib_json(text: str):
 
 def baseline(text: str) -> int:
     """json.loads, card held, follow suit, trick winner: nothing else."""
-    data = json.loads(text)
-    d = data["deals"][0]
+    return baseline_deal(json.loads(text)["deals"][0])
+
+
+def baseline_deal(d: dict) -> int:
+    """The baseline's work on one parsed deal."""
     trump = d["trump"]["suit"]
     hands = [set(h) for h in d["hands"]]
     trick, won = [], [0, 0]

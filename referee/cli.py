@@ -5,7 +5,7 @@ import argparse
 import sys
 from typing import Any
 
-from referee import jsontext
+from referee import gctune, jsontext
 from referee.engine import Record, adjudicate
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
@@ -155,6 +155,7 @@ def _report_chunk(args: tuple[bool, list[Item]]) -> tuple[bytes, str, int]:
 
 def check(args: argparse.Namespace) -> int:
     """Judge every record of the files, in input order; on -j N processes for archives."""
+    gctune.for_big_verdicts()
     units = list(read_units(args.files))
     progress = Progress(len(units), least=500)
     sys.stdout.flush()
