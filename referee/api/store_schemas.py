@@ -5,7 +5,6 @@ from __future__ import annotations
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from referee.engine import OptionError, PRESETS, resolve
-from referee.engine.errors import shown
 
 from .schemas import StrictBool
 
@@ -49,7 +48,3 @@ class WebhookCreateSchema(Schema):
 
 class KeyRotateSchema(Schema):
     key = fields.String(required=True, validate=validate.OneOf(["write", "read"], error="must be \"write\" or \"read\""))
-
-
-__all__ = ["TournamentCreateSchema", "MatchCreateSchema", "EventsSchema", "ReviseSchema", "WebhookCreateSchema",
-           "KeyRotateSchema", "shown"]

@@ -19,10 +19,12 @@ from .cards import card_view, seat_names
 bp = Blueprint("pages_view", __name__)
 
 
+MAX_STEP_DEALS = 200  # step-through data for at most this many deals of one record
+
+
 @bp.app_context_processor
 def _helpers() -> dict:
     return {"card_view": card_view}
-MAX_STEP_DEALS = 200  # step-through data for at most this many deals of one record
 
 
 @bp.get("/", endpoint="landing")
@@ -74,7 +76,7 @@ def revision_page(match_id: str, number: int):
     store = _store()
     revision = store.revision_view(match_id, number, bearer_key())
     page = _page(revision["full_record"], Record.from_dict(revision["full_record"]), full=revision["full"],
-                 live=False, match=revision)
+                 live=False, match=revision, hide=set(revision["live_now"]))
     return render_template("verdict.html", **page)
 
 
@@ -82,16 +84,18 @@ def _store():
     return current_app.extensions["referee.store"]
 
 
-def _page(data: dict, record: Record, full: bool, live: bool, match: dict | None = None) -> dict[str, Any]:
+def _page(data: dict, record: Record, full: bool, live: bool, match: dict | None = None,
+          hide: set[int] = frozenset()) -> dict[str, Any]:
     """What the verdict template shows. `data` is the full record; a reader without the key
-    (`full` false) gets the verdict and steps with what the table does not know taken out."""
+    (`full` false) gets the verdict and steps with what the table does not know taken out,
+    for the deals that are live (and those in `hide`: live in the current revision)."""
     verdict = judge(record).as_dict() if match is None else match["verdict"]
     shown_record = data if match is None else match["record"]
     options = resolve(record.preset, record.options)
     names = seat_names(shown_record.get("players"))
     deals = []
     for index, deal in enumerate(verdict["deals"]):
-        over = deal["status"] in OVER
+        over = deal["status"] in OVER and index not in hide
         timeline = steps(options, record.deals[index]) if index < MAX_STEP_DEALS and index < len(record.deals) else []
         if not full and not over:
             timeline = [_public_step(s) for s in timeline]

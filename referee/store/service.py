@@ -388,13 +388,15 @@ class Store:
                 r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
+            live_now: set[int] = set()
             if full:
                 record, verdict = r.record, r.verdict
             else:
                 live_now = open_deals(self._head(s, m).verdict)
                 record, verdict = public_record(r.record, r.verdict, live_now), public_verdict(r.verdict, live_now)
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
-                    "record": record, "verdict": verdict, "full": full, "full_record": r.record}
+                    "record": record, "verdict": verdict, "full": full, "full_record": r.record,
+                    "live_now": sorted(live_now)}
 
     def export(self, tid: str | None):
         """JSON-ready lines: per tournament its settings, then each of its matches with its

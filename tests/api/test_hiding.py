@@ -43,6 +43,9 @@ def test_an_older_revision_hides_the_hands_of_a_deal_live_now(store_client):
         seen = store_client.get(f"/v1/matches/{mid}/revisions/{n}").get_json()
         assert "hands" not in seen["record"]["deals"][0], n
     assert "hands" in store_client.get(f"/v1/matches/{mid}/revisions/1", headers=auth(t["key"])).get_json()["record"]["deals"][0]
+    page = store_client.get(f"/matches/{mid}/revisions/1").get_data(as_text=True)
+    assert '"hands": null' in page or '"hands":null' in page  # the steps hold no hand either
+    assert '"hands": [' not in page and '"hands":[' not in page
 
 
 def test_a_face_down_card_is_a_card_back_until_the_deal_ends(store_client):
