@@ -332,7 +332,7 @@ class Store:
                            record=record, verdict=verdict, created_at=now)
             s.add(new)
             m.revision, m.updated_at = new.number, now
-            m.closed = m.closed or close
+            m.closed = m.closed or close or bool(record.get("closed"))
             m.status = self._status(verdict, m.closed)
             self._publish(s, t, m, head.verdict, verdict, finished_before, kind, why_of(kind, record, head.record))
             return MatchView(m, new, True)
