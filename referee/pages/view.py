@@ -99,7 +99,9 @@ def _page(data: dict, record: Record, full: bool, live: bool, match: dict | None
         timeline = steps(options, record.deals[index]) if index < MAX_STEP_DEALS and index < len(record.deals) else []
         if not full and not over:
             timeline = [_public_step(s) for s in timeline]
-        deals.append(_deal_view(index, deal, shown_record["deals"][index], timeline, names, full or over))
+        view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, full or over)
+        view["hands_note"] = "hidden until the deal ends" if not (full or over) else "not in the record"
+        deals.append(view)
     return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live,
             "match": match, "full": full, "errors": verdict["errors"]}
 

@@ -61,7 +61,7 @@
           hand.appendChild(cardEl(c, legal.indexOf(c) >= 0 ? "legal" : ""));
         });
       } else {
-        hand.textContent = "(hand not shown)";
+        hand.textContent = "(hand " + root.dataset.handsNote + ")";
       }
       seatEl.querySelector(".turn").hidden = step.to_play !== seat;
       seatEl.classList.toggle("to-play", step.to_play === seat);

@@ -107,7 +107,7 @@ def test_a_live_match_updates_itself_and_hides_the_hands_from_a_reader_without_t
     m, etag = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": [first]}}, key=t["key"])
     browser.get(f"{base}/matches/{m['id']}")
     hands = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand")
-    assert hands and all(h.text == "(hand not shown)" for h in hands)
+    assert hands and all(h.text == "(hand hidden until the deal ends)" for h in hands)
     assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card") == []
     assert "may play" not in browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
     before = position(browser)
