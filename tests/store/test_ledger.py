@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from referee.app import create_app
 from referee.engine import resolve
 from referee.engine.simulate import random_deal
+from tests.api.spec import validate_response
 from tests.helpers import auth, ev, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
@@ -195,7 +196,9 @@ def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
         t = client.post("/v1/tournaments", json={"name": "n", "preset": preset}).get_json()
         rng = random.Random(seed)
         mids = [play_live(client, t, preset, rng) for _ in range(2)]
-        feed = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000").get_json()["events"]
+        r = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000")
+        validate_response(r, "/v1/tournaments/{tournament_id}/feed", "get")  # every event type in the contract
+        feed = r.get_json()["events"]
         results, violations, standings = fold(feed)
         want_results, want_violations, want_standings = stored(client, t, mids)
         assert results == want_results
