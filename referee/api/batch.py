@@ -9,35 +9,26 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 
 from referee import jsontext
-from referee.engine import Record, RefereeError, adjudicate
-from referee.records import RecordProblems, check_record
+from referee.engine import RefereeError, adjudicate
 
-from .problems import Problem
-from .verdicts import read_body
+from .problems import Problem, refuse_nul
+from .problems import body as problem_body
+from .verdicts import load_record, read_body
 
 bp = Blueprint("batch", __name__)
 NDJSON = "application/x-ndjson"
 
 
-def _problem(status: int, title: str, detail: str, **extra) -> dict:
-    return {"type": "about:blank", "title": title, "status": status, "detail": detail, **extra}
-
-
 def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, dict]:
-    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer.
-    `raw`: its text, when known, to clear it of NUL without a walk."""
-    nul = jsontext.nul_pointers(data) if raw is None or jsontext.may_hold_nul(raw) else []
-    if nul:
-        return 422, _problem(422, "Invalid request", "text must not contain the NUL character",
-                             errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
+    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer
+    (the same checks). `raw`: its text, when known, to clear it of NUL without a walk."""
     try:
-        record = Record.from_dict(check_record(data))
-        return 200, adjudicate(record)
-    except RecordProblems as exc:
-        return 422, _problem(422, "Invalid record", f"{len(exc.problems)} problem(s) in the record; see errors",
-                             errors=exc.problems)
+        refuse_nul(data, raw)
+        return 200, adjudicate(load_record(data))
+    except Problem as exc:
+        return exc.status, exc.body()
     except RefereeError as exc:  # a shape the record check let through but the engine refuses
-        return 422, _problem(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
+        return 422, problem_body(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
 
 
 def _size(data: Any) -> int:
@@ -56,18 +47,18 @@ def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool
             if not line.strip():
                 continue
             if len(line) > item_limit:
-                yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
+                yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
                 continue
             try:
                 data = jsontext.loads(line)
             except jsontext.NotJSON as exc:
-                yield 400, _problem(400, "Malformed JSON", f"the item is not JSON: {exc}")
+                yield 400, problem_body(400, "Malformed JSON", f"the item is not JSON: {exc}")
                 continue
             yield judge_one(data, line)
         return
     for data in body:  # a JSON array, already read
         if not small and _size(data) > item_limit:
-            yield 413, _problem(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
+            yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
         else:
             yield judge_one(data, b"" if clean else None)
 

@@ -7,9 +7,12 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 PROBLEM = "application/problem+json"
 
 
+def body(status: int, title: str, detail: str, type_: str = "about:blank", **extra) -> dict:
+    return {"type": type_, "title": title, "status": status, "detail": detail, **extra}
+
+
 def problem(status: int, title: str, detail: str, type_: str = "about:blank", **extra) -> Response:
-    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    return Response(json.dumps(body(status, title, detail, type_, **extra)), status=status, mimetype=PROBLEM)
 
 
 class Problem(Exception):
@@ -18,6 +21,20 @@ class Problem(Exception):
     def __init__(self, status: int, title: str, detail: str, **extra):
         super().__init__(detail)
         self.status, self.title, self.detail, self.extra = status, title, detail, extra
+
+    def body(self) -> dict:
+        return body(self.status, self.title, self.detail, **self.extra)
+
+
+def refuse_nul(data, raw: bytes | str | None = None) -> None:
+    """422 for text holding the NUL character anywhere (PostgreSQL cannot store it).
+    `raw`: the JSON text, when known, to clear it without a walk."""
+    from referee import jsontext
+
+    nul = jsontext.nul_pointers(data) if raw is None or jsontext.may_hold_nul(raw) else []
+    if nul:
+        raise Problem(422, "Invalid request", "text must not contain the NUL character",
+                      errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
 
 
 def register(app: Flask) -> None:

@@ -10,7 +10,7 @@ from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCOR
 
 from referee.records import check_record
 
-from .problems import Problem
+from .problems import Problem, refuse_nul
 from .validation import load_record as _load
 
 bp = Blueprint("verdicts", __name__)
@@ -26,10 +26,7 @@ def read_json() -> Any:
         data = jsontext.loads(body)
     except jsontext.NotJSON as exc:
         raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
-    nul = jsontext.nul_pointers(data) if jsontext.may_hold_nul(body) else []
-    if nul:
-        raise Problem(422, "Invalid request", "text must not contain the NUL character",
-                      errors=[{"pointer": p, "detail": "must not contain the NUL character"} for p in nul])
+    refuse_nul(data, body)
     return data
 
 

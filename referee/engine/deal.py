@@ -548,14 +548,8 @@ class Deal(HiddenTrumpRules):
         """The first uncorrected illegal play in a completed trick decides the deal (R-1)."""
         done = len(self.tricks)
         found = [v for v in self.violations
-                 if v.is_illegal_play and not v.corrected and v.trick is not None and v.trick <= done
-                 and not self._superseded(v)]
+                 if v.is_illegal_play and not v.corrected and v.trick is not None and v.trick <= done]
         return min(found, key=lambda v: (v.trick, v.event)) if found else None
-
-    def _superseded(self, v: Violation) -> bool:
-        """R-13: must_trump_after_ask binds only an asker who could not follow."""
-        claim = v.linked
-        return claim is not None and claim.asked is not None and self._was_violated(claim.asked)
 
     @property
     def is_complete(self) -> bool:

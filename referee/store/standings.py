@@ -3,19 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import resolve
+from referee.engine import adjudicate_dict
 
 
 def _winner(record: dict, verdict: dict) -> int | None:
-    """The target's winner; for a session by time (null target, closed), the team with
-    more of what the scoring counts (courts, or points under points/tens): equal is a draw."""
-    m = verdict["match"]
-    if m["winner"] is not None:
-        return m["winner"]
-    counts = m["points"] if resolve(record["preset"], record.get("options")).target_is_points else m["courts"]
-    if counts[0] != counts[1]:
-        return 0 if counts[0] > counts[1] else 1
-    return None
+    """The match's winner as its verdict says (None: a draw). A match closed before records
+    carried `closed` has no winner in its stored verdict: the engine judges it closed (R-26)."""
+    if verdict["match"]["finished"]:
+        return verdict["match"]["winner"]
+    return adjudicate_dict({**record, "closed": True})["match"]["winner"]
 
 
 TIE_BREAK = ["won", "court_difference", "points_difference"]
