@@ -533,6 +533,10 @@ class Deal(HiddenTrumpRules):
                 self.ended = not self.court_made
         elif end == "pile":
             self.ended = min(won) >= 1 and max(won) >= 7
+        elif self._piles:
+            # thirteen-trick pile games: a team collecting 7 before the other collects any
+            if self.first_seven is None and max(won) >= 7 and min(won) == 0:
+                self.first_seven = 0 if won[0] >= 7 else 1
         elif number == 7 and max(won) == 7:
             self.first_seven = 0 if won[0] == 7 else 1
 

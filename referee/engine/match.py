@@ -217,7 +217,8 @@ def judge(record: Record) -> Verdict:
         last = deal
     if record.closed:
         _close(match, deals, errors)
-    stopped = bool(errors) and errors[-1]["deal"] == len(deals) - 1
+    # a last deal that finished before its error still leads to the next deal
+    stopped = bool(deals) and deals[-1].status == "invalid"
     return Verdict(errors, deals, match.as_dict(), None if stopped else _next(match, deals, last, expected))
 
 
@@ -254,7 +255,7 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVe
     elif status in ("complete", "ended_by_penalty"):
         result = match.score(deal, penalty)
         nxt, case = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
-        rule = [*match.scoring.dealer_rules, case]
+        rule = [*match.scoring.dealer_rules, case] + (["R-29"] if error is not None else [])
     return DealVerdict(deal.dealer, deal, status, penalty, result, nxt, rule)
 
 

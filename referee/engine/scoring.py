@@ -139,18 +139,21 @@ class DealCourtsScoring:
 
     def score(self, facts: Facts) -> Result:
         result = self._score(facts)
-        return result.citing(*KIND_RULES.get(result.kind, ("end.thirteen",)), "score.deal-courts", "R-17")
+        piled = ("R-30",) if self.o.collection == "pile" and result.kind in ("win", "kot") else ()
+        return result.citing(*KIND_RULES.get(result.kind, ("end.thirteen",)), "score.deal-courts", "R-17", *piled)
 
     def _score(self, facts: Facts) -> Result:
         if facts.penalty is not None:
             return Result(facts.penalty, "penalty_court", _award(facts.penalty, 1), (0, 0))
         winner = _trick_winner(facts)
         callers = winner == facts.callers
+        # with a pile, seven collected first is a kot at most, never a court
+        first_seven = facts.first_seven if self.o.collection != "pile" or self.o.kot and callers else None
         if facts.sweep == winner:
             kind, value = "sweep", 2
-        elif facts.first_seven == winner and callers:
+        elif first_seven == winner and callers:
             kind, value = ("kot", 2) if self.o.kot else ("court", 1)
-        elif facts.first_seven == winner:
+        elif first_seven == winner:
             kind, value = "goon_court", 2 if self.o.defenders_double else 1
         else:
             kind, value = "win", 1 if callers or not self.o.defenders_double else 2
