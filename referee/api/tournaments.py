@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from referee.store.service import INT_MAX, MatchView, Store, Webhooks, tournament_settings
+from referee.store.ids import INT_MAX
+from referee.store.service import Store
+from referee.store.views import MatchView, tournament_settings
+from referee.store.webhooks import Webhooks
 from referee.store.standings import TIE_BREAK
 
 from .auth import bearer_key, needs_key

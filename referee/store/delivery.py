@@ -31,6 +31,7 @@ from sqlalchemy import or_, select, update
 from .db import Database
 from .models import Delivery, FeedEvent, Webhook, utcnow
 from .secrets import unseal
+from .views import event_dict
 
 log = logging.getLogger("referee.deliver")
 
@@ -209,8 +210,6 @@ class Worker:
 
     def deliver(self, wid: str) -> int:
         """Deliver a claimed subscription's pending events in order; stop at a failure."""
-        from .service import event_dict
-
         sent = 0
         for _ in range(BATCH):
             hook, event = self._next_event(wid)

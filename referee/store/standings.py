@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from referee.engine import adjudicate_dict
+
+from .db import Database
+from .keys import reader_sees_all
+from .models import Match, Revision
+from .tournaments import load_tournament
 
 
 def _winner(record: dict, verdict: dict) -> int | None:
@@ -48,3 +56,21 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
         before = ordered[place - 2] if place > 1 else None
         row["rank"] = before["rank"] if before is not None and _merit(before) == _merit(row) else place
     return ordered
+
+
+def finished_table(s: Session, tid: str) -> list[dict]:
+    """The standings of a tournament's finished matches, as stored now."""
+    rows = s.execute(
+        select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+        .where(Match.tournament_id == tid, Match.status == "finished")
+    ).all()
+    return table([(r.record, r.verdict) for _, r in rows])
+
+
+class Standings:
+    db: Database
+
+    def standings(self, tid: str, key: str | None) -> list[dict]:
+        with self.db.transaction() as s:
+            reader_sees_all(load_tournament(s, tid), key)
+            return finished_table(s, tid)

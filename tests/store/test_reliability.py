@@ -3,7 +3,7 @@ import threading
 
 import pytest
 
-from referee.store.service import Store
+from referee.store import writes
 from tests.helpers import ev
 
 PLAYERS = ["A", "B", "C", "D"]
@@ -73,7 +73,7 @@ def test_a_crash_in_the_middle_of_a_write_leaves_the_previous_state(store, monke
     def boom(*args, **kwargs):
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(Store, "_publish", boom)
+    monkeypatch.setattr(writes, "publish", boom)  # what a write calls last, inside its transaction
     with pytest.raises(RuntimeError):
         store.append_events(view.match.id, key, view.etag, ev("1:AH"))
     monkeypatch.undo()

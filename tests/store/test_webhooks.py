@@ -11,7 +11,7 @@ import pytest
 
 from referee.store.delivery import TargetRefused, Worker, backoff, check_target, post, sign, verify
 from referee.store.errors import Invalid
-from referee.store.service import Webhooks
+from referee.store.webhooks import Webhooks
 from tests.helpers import won_by
 from tests.store.receiver import Receiver
 

@@ -1,0 +1,145 @@
+"""Matches: a record stored as the tournament's (judged first: an impossible record is
+refused), uploaded once per external id, read and listed."""
+from __future__ import annotations
+
+import json
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from referee.engine import OptionError, adjudicate_dict, resolve
+from referee.engine.errors import shown
+
+from .db import Database
+from .errors import Conflict, NotFound
+from .ids import decode_cursor, encode_cursor, new_id, plausible_id
+from .keys import key_given, reader_sees_all, require_write_key
+from .models import Match, Revision, Tournament, utcnow
+from .publishing import publish
+from .tournaments import load_tournament
+from .views import MatchView, summary
+
+
+def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
+    """The record as stored: the tournament's preset and options, always (a record may
+    repeat them, in any spelling that means the same rules). Without player names, the
+    players are named after the match: `<label> seat 0` ... `<label> seat 3`."""
+    if record.get("preset") or record.get("options"):
+        same = record.get("preset", t.preset) == t.preset
+        if same:
+            try:
+                same = resolve(t.preset, record.get("options") or {}) == resolve(t.preset, t.options)
+            except OptionError:
+                same = False
+        if not same:
+            field = "preset" if record.get("preset", t.preset) != t.preset else "options"
+            wanted = json.dumps(getattr(t, field))
+            raise Conflict(f"a match inherits its tournament's {field} ({wanted}); this record has others",
+                           errors=[{"pointer": f"/record/{field}", "detail": f"must be {wanted} (the tournament's) or absent"}])
+    players = record.get("players") or [f"{label} seat {s}" for s in range(4)]
+    stored = {"preset": t.preset, "options": t.options, "players": players, "deals": record.get("deals", [])}
+    if record.get("closed"):
+        stored["closed"] = True
+    return stored
+
+
+def judge(record: dict) -> dict:
+    """The record's verdict; an impossible record is refused (nothing impossible is stored)."""
+    verdict = adjudicate_dict(record)
+    if not verdict["valid"]:
+        first = verdict["errors"][0]
+        raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal']}, event {first['event']})",
+                       errors=verdict["errors"])
+    return verdict
+
+
+def status_of(verdict: dict, closed: bool) -> str:
+    return "finished" if verdict["match"]["finished"] or closed else "in_progress"
+
+
+def head_of(s: Session, m: Match) -> Revision:
+    return s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == m.revision)).one()
+
+
+def load_match(s: Session, mid: str) -> Match:
+    plausible_id(mid, "match")
+    m = s.scalars(select(Match).where(Match.id == mid).execution_options(populate_existing=True)).one_or_none()
+    if m is None:
+        raise NotFound(f"no match {shown(mid)}")
+    return m
+
+
+def by_external_id(s: Session, tid: str, external_id: str) -> Match | None:
+    return s.scalars(select(Match).where(Match.tournament_id == tid, Match.external_id == external_id)).one_or_none()
+
+
+def _same_upload(s: Session, m: Match, record: dict) -> MatchView:
+    head = head_of(s, m)
+    first = s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == 1)).one()
+    if first.record != record:
+        raise Conflict(f"external_id {shown(m.external_id)} is already match {m.id} with a different record",
+                       match=m.id)
+    return MatchView(m, head, True)
+
+
+class Matches:
+    db: Database
+
+    def create_match(self, tid: str, key: str | None, record: dict, external_id: str | None,
+                     trusted: bool = False) -> tuple[MatchView, bool]:
+        """Store a match; with a known external_id, return the existing one (created False).
+        `trusted` is for the operator's own tools (`referee import`), which need no key."""
+        if not trusted:
+            key_given(key)
+        try:
+            with self.db.transaction() as s:
+                t = load_tournament(s, tid, lock=True)
+                if not trusted:
+                    require_write_key(t, key)
+                mid = new_id()
+                if external_id is not None:
+                    existing = by_external_id(s, tid, external_id)
+                    if existing is not None:
+                        return _same_upload(s, existing, record_for(t, record, external_id)), False
+                stored = record_for(t, record, external_id or mid)
+                verdict = judge(stored)
+                now = utcnow()
+                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=1,
+                          status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)
+                s.add(m)
+                s.flush()
+                head = Revision(match_id=m.id, number=1, kind="create", reason=None, record=stored, verdict=verdict, created_at=now)
+                s.add(head)
+                publish(s, t, m, None, verdict, False, None)
+                return MatchView(m, head, True), True
+        except IntegrityError:
+            # A concurrent upload with the same external_id won the race: answer as a retry.
+            with self.db.transaction() as s:
+                existing = by_external_id(s, tid, external_id)
+                if existing is None:
+                    raise
+                t = load_tournament(s, tid)
+                return _same_upload(s, existing, record_for(t, record, external_id)), False
+
+    def get_match(self, mid: str, key: str | None) -> MatchView:
+        with self.db.transaction() as s:
+            m = load_match(s, mid)
+            full = reader_sees_all(load_tournament(s, m.tournament_id), key)
+            return MatchView(m, head_of(s, m), full)
+
+    def list_matches(self, tid: str, key: str | None, status: str | None, limit: int, cursor: str | None) -> dict:
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid)
+            reader_sees_all(t, key)
+            stmt = select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+            stmt = stmt.where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)
+            if status:
+                stmt = stmt.where(Match.status == status)
+            if cursor:
+                created, last_id = decode_cursor(cursor)
+                stmt = stmt.where((Match.created_at > created) | ((Match.created_at == created) & (Match.id > last_id)))
+            rows = s.execute(stmt.limit(limit + 1)).all()
+            items = [summary(m, r) for m, r in rows[:limit]]
+            nxt = encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
+            return {"items": items, "next_cursor": nxt}

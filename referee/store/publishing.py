@@ -1,0 +1,62 @@
+"""Feed publishing: each accepted write adds its feed events (what feed.py's ledger says
+changed) in the write's own transaction; and the feed read back, in sequence order."""
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from . import feed as ledger
+from .db import Database
+from .ids import new_id
+from .keys import reader_sees_all
+from .models import FeedEvent, Match, Tournament, utcnow
+from .standings import finished_table
+from .tournaments import load_tournament
+from .views import event_dict
+
+
+def publish(s: Session, t: Tournament, m: Match, old: dict | None, new: dict,
+            finished_before: bool, kind: str | None, why: str = "play") -> None:
+    """Write this change's feed events (the ledger: see feed.py) in the same transaction."""
+    finished_now = m.status == "finished"
+    deals, violations, ended = announced(s, m) if old is not None else (set(), set(), False)
+    events = ledger.diff(old, new, deals, violations, why, m.revision)
+    if finished_now and not finished_before and not ended:
+        payload = {"match": new["match"]}
+        if kind == "close":
+            payload["closed"] = True
+        events.append(("match.finished", payload))
+    elif kind == "revise" or (ended and old is not None and old["match"] != new["match"]):
+        # a correction, or a change to a match outcome already announced (reopened, won again)
+        events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
+                                          "match": new["match"], "finished": finished_now}))
+    if finished_before or finished_now:
+        s.flush()
+        events.append(("standings.changed", {"standings": finished_table(s, t.id)}))
+    for type_, payload in events:
+        t.feed_seq += 1
+        s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,
+                        payload={"match": m.id, **payload}, created_at=utcnow()))
+
+
+def announced(s: Session, m: Match) -> tuple[set[int], set[tuple], bool]:
+    """The deals and violations this match's feed has ever announced, and whether it
+    announced the match finished."""
+    rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
+        FeedEvent.match_id == m.id,
+        FeedEvent.type.in_(("deal.finished", "violation.found", "match.finished")))).all()
+    deals = {p["deal"] for t, p in rows if t == "deal.finished"}
+    violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
+    return deals, violations, any(t == "match.finished" for t, _ in rows)
+
+
+class Feed:
+    db: Database
+
+    def feed(self, tid: str, key: str | None, after: int, limit: int) -> dict:
+        with self.db.transaction() as s:
+            reader_sees_all(load_tournament(s, tid), key)
+            rows = s.scalars(select(FeedEvent).where(FeedEvent.tournament_id == tid, FeedEvent.seq > after)
+                             .order_by(FeedEvent.seq).limit(limit)).all()
+            events = [event_dict(e) for e in rows]
+            return {"events": events, "next_cursor": str(rows[-1].seq if rows else after)}

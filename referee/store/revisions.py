@@ -1,0 +1,53 @@
+"""A match's revisions read back: the list, and one revision as this reader may see it."""
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from referee.visibility import open_deals, public_record, public_verdict
+
+from .db import Database
+from .errors import NotFound
+from .ids import INT_MAX
+from .keys import reader_sees_all
+from .matches import head_of, load_match
+from .models import Revision
+from .tournaments import load_tournament
+from .views import iso
+
+
+class Revisions:
+    db: Database
+
+    def revisions(self, mid: str, key: str | None) -> list[dict]:
+        with self.db.transaction() as s:
+            m = load_match(s, mid)
+            reader_sees_all(load_tournament(s, m.tournament_id), key)
+            rows = s.scalars(select(Revision).where(Revision.match_id == mid).order_by(Revision.number)).all()
+            return [{"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
+                     "deals": len(r.record["deals"]), "etag": f'"{mid}.{r.number}"'} for r in rows]
+
+    def revision(self, mid: str, number: int, key: str | None) -> dict:
+        view = self.revision_view(mid, number, key)
+        return {k: view[k] for k in ("number", "kind", "reason", "created_at", "record", "verdict")}
+
+    def revision_view(self, mid: str, number: int, key: str | None) -> dict:
+        """One revision as this reader sees it. Without the key, a deal that is unfinished in
+        this revision or in the current one is hidden as live (a correction that reopened a
+        deal must not leave its hands readable in an older revision)."""
+        with self.db.transaction() as s:
+            m = load_match(s, mid)
+            full = reader_sees_all(load_tournament(s, m.tournament_id), key)
+            r = None
+            if 1 <= number <= INT_MAX:  # beyond the column's range there is no such revision
+                r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
+            if r is None:
+                raise NotFound(f"match {mid} has no revision {number}")
+            live_now: set[int] = set()
+            if full:
+                record, verdict = r.record, r.verdict
+            else:
+                live_now = open_deals(head_of(s, m).verdict)
+                record, verdict = public_record(r.record, r.verdict, live_now), public_verdict(r.verdict, live_now)
+            return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
+                    "record": record, "verdict": verdict, "full": full, "full_record": r.record,
+                    "live_now": sorted(live_now)}

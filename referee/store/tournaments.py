@@ -1,0 +1,81 @@
+"""Tournaments: created with their keys, listed, read, and their keys rotated."""
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from referee.engine.errors import shown
+
+from .db import Database
+from .errors import NotFound
+from .ids import decode_cursor, encode_cursor, new_id, plausible_id
+from .keys import hash_key, key_given, new_key, reader_sees_all, require_write_key
+from .models import Tournament, utcnow
+
+
+def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
+    """The tournament; `lock` takes its row lock on PostgreSQL, which serialises the
+    tournament's writes (SQLite's transactions are serialised already)."""
+    plausible_id(tid, "tournament")
+    stmt = select(Tournament).where(Tournament.id == tid).execution_options(populate_existing=True)
+    if lock and s.get_bind().dialect.name == "postgresql":
+        stmt = stmt.with_for_update()
+    t = s.scalars(stmt).one_or_none()
+    if t is None:
+        raise NotFound(f"no tournament {shown(tid)}")
+    return t
+
+
+class Tournaments:
+    db: Database
+
+    def create_tournament(self, name: str, preset: str, options: dict, public: bool,
+                          tid: str | None = None) -> tuple[Tournament, str, str]:
+        """A new tournament and its two keys (write, read-only), shown only now."""
+        key, read_key = new_key("rk_"), new_key("rr_")
+        with self.db.transaction() as s:
+            t = Tournament(id=tid or new_id(), name=name, preset=preset, options=options, public=public,
+                           key_hash=hash_key(key), read_key_hash=hash_key(read_key), created_at=utcnow(), feed_seq=0)
+            s.add(t)
+        return t, key, read_key
+
+    def rotate_key(self, tid: str, key: str | None, which: str, trusted: bool = False) -> str:
+        """A new write or read key; the old one stops working at once. `trusted`: the
+        operator's own command on the server, which needs no key."""
+        if not trusted:
+            key_given(key)
+        new = new_key("rk_" if which == "write" else "rr_")
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid, lock=True)
+            if not trusted:
+                require_write_key(t, key)
+            if which == "write":
+                t.key_hash = hash_key(new)
+            else:
+                t.read_key_hash = hash_key(new)
+        return new
+
+    def list_tournaments(self, key: str | None, limit: int, cursor: str | None) -> dict:
+        """Public tournaments, and the private one a key opens, oldest first."""
+        with self.db.transaction() as s:
+            stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
+            if key is not None:
+                digest = hash_key(key)
+                stmt = stmt.where(Tournament.public.is_(True) | (Tournament.key_hash == digest)
+                                  | (Tournament.read_key_hash == digest))
+            else:
+                stmt = stmt.where(Tournament.public.is_(True))
+            if cursor:
+                created, last_id = decode_cursor(cursor)
+                stmt = stmt.where((Tournament.created_at > created)
+                                  | ((Tournament.created_at == created) & (Tournament.id > last_id)))
+            rows = s.scalars(stmt.limit(limit + 1)).all()
+            nxt = encode_cursor(rows[limit - 1]) if len(rows) > limit else None
+            return {"items": rows[:limit], "next_cursor": nxt}
+
+    def tournament(self, tid: str, key: str | None, trusted: bool = False) -> Tournament:
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid)
+            if not trusted:
+                reader_sees_all(t, key)
+            return t

@@ -1,0 +1,59 @@
+"""Stored rows as the API shows them (JSON-ready dicts), and a match as one reader sees it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from referee.visibility import public_record, public_verdict
+
+from .ids import etag_of
+from .models import FeedEvent, Match, Revision, Tournament, Webhook
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+@dataclass
+class MatchView:
+    """A match as one reader sees it (the key holder sees everything)."""
+
+    match: Match
+    revision: Revision
+    full: bool
+
+    @property
+    def etag(self) -> str:
+        return etag_of(self.match)
+
+    def as_dict(self) -> dict[str, Any]:
+        record, verdict = self.revision.record, self.revision.verdict
+        if not self.full:
+            record, verdict = public_record(record, verdict), public_verdict(verdict)
+        return {**summary(self.match, self.revision), "etag": self.etag, "record": record, "verdict": verdict}
+
+
+def tournament_settings(t: Tournament) -> dict[str, Any]:
+    return {"id": t.id, "name": t.name, "preset": t.preset, "options": t.options, "public": t.public,
+            "created_at": iso(t.created_at)}
+
+
+def summary(match: Match, head: Revision) -> dict[str, Any]:
+    return {
+        "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
+        "revision": match.revision, "status": match.status, "closed": match.closed,
+        "players": head.record.get("players"), "deals": len(head.record["deals"]),
+        "match": head.verdict["match"], "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+    }
+
+
+def webhook_dict(w: Webhook) -> dict:
+    return {"id": w.id, "tournament": w.tournament_id, "url": w.url, "active": w.active,
+            "disabled_reason": w.disabled_reason, "delivered_seq": w.delivered_seq,
+            "failures": w.failures, "created_at": iso(w.created_at)}
+
+
+def event_dict(e: FeedEvent) -> dict:
+    return {"id": e.id, "seq": e.seq, "type": e.type, "tournament": e.tournament_id, "match": e.match_id,
+            "time": iso(e.created_at), "payload": e.payload}

@@ -1,0 +1,103 @@
+"""Writes to a match: events appended, a deal added, a correction, a close. Each is one
+transaction under the tournament's lock, checked against If-Match, judged whole, and
+stored as a new revision with its feed events; nothing is edited in place."""
+from __future__ import annotations
+
+import copy
+from typing import Callable
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from referee.engine.errors import shown
+
+from .db import Database
+from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired
+from .ids import etag_of, plausible_id, strip_etag
+from .keys import key_given, require_write_key
+from .matches import head_of, judge, load_match, record_for, status_of
+from .models import Match, Revision, Tournament, utcnow
+from .publishing import publish
+from .tournaments import load_tournament
+from .views import MatchView
+
+
+def why_of(kind: str, record: dict, before: dict) -> str:
+    """Why a published fact may change with this write: a correction, a close, a take-back
+    among the new events, or a later play (which can prove or withdraw a breach)."""
+    if kind in ("revise", "close"):
+        return {"revise": "correction", "close": "close"}[kind]
+    old_events = len(before["deals"][-1].get("events", [])) if before["deals"] and len(before["deals"]) == len(record["deals"]) else 0
+    added = record["deals"][-1].get("events", [])[old_events:] if record["deals"] else []
+    return "take_back" if any(e.get("take_back") for e in added) else "play"
+
+
+class Writes:
+    db: Database
+
+    def _write(self, mid: str, key: str | None, if_match: str | None, kind: str,
+               change: Callable[[dict, Tournament], dict], reason: str | None = None, close: bool = False) -> MatchView:
+        try:
+            return self._write_once(mid, key, if_match, kind, change, reason, close)
+        except IntegrityError:
+            # Backstop for the row lock: another writer took this revision number first.
+            raise PreconditionFailed("the match changed while this write was made; read it again") from None
+
+    def _write_once(self, mid, key, if_match, kind, change, reason, close) -> MatchView:
+        key_given(key)
+        with self.db.transaction() as s:
+            plausible_id(mid, "match")
+            tid = s.scalars(select(Match.tournament_id).where(Match.id == mid)).one_or_none()
+            if tid is None:
+                raise NotFound(f"no match {shown(mid)}")
+            t = load_tournament(s, tid, lock=True)  # serialises writes of this tournament
+            require_write_key(t, key)
+            if if_match is None:
+                raise PreconditionRequired("send If-Match with the match's current ETag")
+            m = load_match(s, mid)
+            if strip_etag(if_match) != etag_of(m):
+                raise PreconditionFailed(f"the match changed: its ETag is now {etag_of(m)}", etag=etag_of(m))
+            if m.closed and kind != "revise":
+                raise Conflict("the match is closed; a correction (PUT /record) is still possible")
+            head = head_of(s, m)
+            record = change(copy.deepcopy(head.record), t)
+            verdict = judge(record)
+            if close and verdict["deals"] and verdict["deals"][-1]["status"] == "in_progress":
+                raise Conflict("the last deal is unfinished: finish it (or correct the record) before closing")
+            finished_before = m.status == "finished"
+            now = utcnow()
+            new = Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason,
+                           record=record, verdict=verdict, created_at=now)
+            s.add(new)
+            m.revision, m.updated_at = new.number, now
+            m.closed = m.closed or close or bool(record.get("closed"))
+            m.status = status_of(verdict, m.closed)
+            publish(s, t, m, head.verdict, verdict, finished_before, kind, why_of(kind, record, head.record))
+            return MatchView(m, new, True)
+
+    def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
+        def change(record, _t):
+            if not record["deals"]:
+                raise Conflict("the match has no deal yet: start one with POST /v1/matches/{id}/deals")
+            record["deals"][-1].setdefault("events", []).extend(events)
+            return record
+        return self._write(mid, key, if_match, "append", change)
+
+    def add_deal(self, mid, key, if_match, deal: dict) -> MatchView:
+        def change(record, _t):
+            record["deals"].append(deal)
+            return record
+        return self._write(mid, key, if_match, "deal", change)
+
+    def revise(self, mid, key, if_match, record: dict, reason: str) -> MatchView:
+        """A correction of a data-entry mistake: the whole record, as a new revision."""
+        def change(old, t):
+            stored = record_for(t, {**record, "players": record.get("players") or old["players"]})
+            if old.get("closed"):
+                stored["closed"] = True  # a correction does not reopen a closed session
+            return stored
+        return self._write(mid, key, if_match, "revise", change, reason=reason)
+
+    def close(self, mid, key, if_match) -> MatchView:
+        """End a session played by time (or any match): it counts in the standings."""
+        return self._write(mid, key, if_match, "close", lambda record, _t: {**record, "closed": True}, close=True)
