@@ -1,6 +1,8 @@
 """The replay of one deal: applies events, knows what is legal now, says how it ended."""
 from __future__ import annotations
 
+import copy
+
 from .cards import DECK, SUIT_CARDS, SUIT_NAMES, Card, caller_of, partner, team_of
 from .collection import make_collection
 from .errors import RecordError
@@ -39,6 +41,7 @@ class Deal(HiddenTrumpRules):
         self.ended = False          # no further event possible
         self.court_made = False     # a first-7 court that may be played on (R-4)
         self.play_on = False
+        self.play_all = False       # the solver's `tricks` question: play all 13, whatever the end
         self.first_seven: int | None = None
         self._raw_plays = False
         self._pending: list[list[Claim]] = [[], [], [], []]
@@ -54,6 +57,20 @@ class Deal(HiddenTrumpRules):
         self.slots: list[Play | None] = [None, None, None, None]
         self.filled = 0
         self._reset_trick_state()
+
+    def copy(self) -> "Deal":
+        """An independent copy to play on (the solver's search); violations are shared."""
+        new = copy.copy(self)
+        new.violations, new.tricks, new.slots = list(self.violations), list(self.tricks), list(self.slots)
+        new.tricks_won, new.tens_won, new._trick_ends = list(self.tricks_won), list(self.tens_won), list(self._trick_ends)
+        new._pending = [list(p) for p in self._pending]
+        new.collection, new.trump = copy.copy(self.collection), copy.copy(self.trump)
+        if self.hands is None:
+            new._unplayed = set(self._unplayed)
+            new._held = [new._unplayed] * 4
+        else:
+            new.hands = new._held = [set(h) for h in self.hands]
+        return new
 
     # -- setting up ---------------------------------------------------------------
 
@@ -294,6 +311,10 @@ class Deal(HiddenTrumpRules):
             raise RecordError("play_after_end", "a redeal claim has no play: the cards are dealt again", i)
         if self.ended or not self.options.play_on:
             raise RecordError("play_after_end", f"{event.describe()} after the deal ended at trick {len(self.tricks)}", i)
+        self.begin_play_on()
+
+    def begin_play_on(self) -> None:
+        """The court team plays on after a first-7 court (R-4)."""
         self.court_made, self.play_on = False, True
 
     def _check_turn(self, seat: int, i: int, what) -> int:
@@ -524,6 +545,8 @@ class Deal(HiddenTrumpRules):
         end = self._end
         if number == 13:
             self.ended = True
+        elif self.play_all:
+            return
         elif end == "seven":
             if self.play_on:
                 self.ended = team_of(winner) != self.first_seven
