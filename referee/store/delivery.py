@@ -3,10 +3,14 @@
 Runs in its own process (`referee deliver`). A worker claims a subscription with a
 lease (an atomic conditional UPDATE: on PostgreSQL the row lock makes a second worker
 see the lease; on SQLite every transaction takes the database write lock), delivers
-that subscription's next events one by one, and releases it. So several workers may
-run at once and no event is sent twice to one subscription unless a worker dies
-mid-delivery (its lease then expires and the event is sent again: at least once;
-receivers deduplicate by the event id).
+that subscription's next events one by one, and releases it. Each attempt has one
+deadline (DEADLINE) well inside the lease, and the lease is renewed before each
+attempt, so a live worker's lease never runs out mid-delivery: no event is sent twice
+to one subscription unless a worker dies mid-delivery (its lease then expires and the
+event is sent again: at least once; receivers deduplicate by the event id).
+
+Anything that goes wrong with one attempt is that attempt's failure (logged, retried
+with backoff), never the worker's.
 """
 from __future__ import annotations
 
@@ -18,13 +22,15 @@ import json
 import logging
 import os
 import random
+import re
 import socket
 import ssl
+import threading
 import time
 import uuid
 from datetime import timedelta
 from typing import NamedTuple
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from sqlalchemy import or_, select, update
 
@@ -35,19 +41,38 @@ from .views import event_dict
 
 log = logging.getLogger("referee.deliver")
 
-LEASE = timedelta(seconds=60)
-TIMEOUT = 10.0          # seconds per delivery attempt
-BATCH = 50              # events per claim
+DEADLINE = 10.0                   # seconds for one whole attempt: connect, send, the answer's status
+LEASE = timedelta(seconds=60)     # renewed before each attempt; far longer than DEADLINE
+BATCH = 50                        # events per claim
+NO_ANSWER = "could not connect"   # all a subscriber learns of a failure without an HTTP status
 
 
 def settings() -> dict:
     env = os.environ
+    hosts = [h.strip().lower() for h in env.get("REFEREE_WEBHOOK_HOSTS", "").split(",") if h.strip()]
     return {
         "backoff": float(env.get("REFEREE_WEBHOOK_BACKOFF", "2")),         # first retry after ~this many seconds
         "max_backoff": float(env.get("REFEREE_WEBHOOK_MAX_BACKOFF", "3600")),
         "max_failures": int(env.get("REFEREE_WEBHOOK_MAX_FAILURES", "10")),  # then the subscription is disabled
-        "hosts": {h.strip().lower() for h in env.get("REFEREE_WEBHOOK_HOSTS", "").split(",") if h.strip()},
+        "hosts": {_allowed_name(h) for h in hosts if _network(h) is None},
+        "networks": [n for n in map(_network, hosts) if n is not None],
+        "dev": env.get("REFEREE_DEV") == "1",
     }
+
+
+def _network(entry: str):
+    """An address or network in REFEREE_WEBHOOK_HOSTS (`127.0.0.1`, `10.0.0.0/8`, `::1`), or None."""
+    try:
+        return ipaddress.ip_network(entry.strip("[]"), strict=False)
+    except ValueError:
+        return None
+
+
+def _allowed_name(entry: str) -> str:
+    try:
+        return _host(entry)
+    except TargetRefused:
+        return entry
 
 
 class TargetRefused(ValueError):
@@ -58,34 +83,85 @@ class Target(NamedTuple):
     """A checked webhook URL: where to connect (the address that was checked) and what to ask."""
 
     scheme: str
-    host: str        # for the Host header and TLS
+    host: str        # for the Host header and TLS: ASCII (IDNA), lower case
     address: str     # the IP address the check resolved and approved
     port: int
     path: str
+    url: str         # the URL as normalised: what is stored, and what is connected to
 
 
-def check_target(url: str, allowed_hosts: set[str] | None = None) -> Target:
-    """Only loopback addresses, or hosts named in REFEREE_WEBHOOK_HOSTS. The answer names
-    the resolved address, so the connection goes where the check looked (no second lookup
-    that a name could answer differently)."""
-    allowed = settings()["hosts"] if allowed_hosts is None else allowed_hosts
+_NAME = re.compile(r"[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?")
+_NUMERIC = re.compile(r"[0-9a-fx.]+")
+_PATH_SAFE = "/%:@!$&'()*+,;=-._~"
+
+
+def _host(name: str) -> str:
+    """The host as the connection will use it: an IP address in its canonical spelling
+    (`127.1`, `0x7f000001` and `2130706433` are all 127.0.0.1), or an ASCII name (IDNA:
+    `\u24dbocalhost` is `localhost`)."""
     try:
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        pass
+    try:
+        ascii_name = name.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        raise TargetRefused(f"{json.dumps(name)} is not a host name") from None
+    if _NUMERIC.fullmatch(ascii_name):  # the legacy IPv4 spellings, read as the resolver reads them
+        try:
+            return socket.inet_ntoa(socket.inet_aton(ascii_name))
+        except OSError:
+            pass
+    if not _NAME.fullmatch(ascii_name):
+        raise TargetRefused(f"{json.dumps(name)} is not a host name")
+    return ascii_name
+
+
+def _parse(url: str) -> tuple[str, str, int, str, str]:
+    """(scheme, host, port, path, normalised URL), or TargetRefused."""
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
     except ValueError as exc:  # a bad port or bracket
         raise TargetRefused(f"not a URL: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise TargetRefused("a webhook URL is http:// or https:// with a host")
-    host = parts.hostname.lower()
+    if parts.username is not None or parts.password is not None:
+        raise TargetRefused("a webhook URL carries no user name or password")
+    host = _host(parts.hostname)
+    default = 443 if parts.scheme == "https" else 80
+    port = port or default
+    path = quote(parts.path or "/", safe=_PATH_SAFE) + (f"?{quote(parts.query, safe=_PATH_SAFE + '?')}"
+                                                          if parts.query else "")
+    netloc = f"[{host}]" if ":" in host else host
+    netloc += "" if port == default else f":{port}"
+    return parts.scheme, host, port, path, f"{parts.scheme}://{netloc}{path}"
+
+
+def _public(address) -> bool:
+    if address.version == 6 and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    return address.is_global and not address.is_multicast
+
+
+def check_target(url: str, conf: dict | None = None) -> Target:
+    """Public addresses only, unless REFEREE_WEBHOOK_HOSTS names the host (or holds the
+    address or its network), or REFEREE_DEV=1: loopback, private, link-local, unspecified
+    and multicast addresses are refused, in every spelling. The answer names the resolved
+    address, so the connection goes where the check looked (no second lookup that a name
+    could answer differently)."""
+    conf = settings() if conf is None else conf
+    scheme, host, port, path, normal = _parse(url)
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, ValueError):
         raise TargetRefused(f"cannot resolve {json.dumps(host)}") from None
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
-    if not addresses or (host not in allowed and not all(a.is_loopback for a in addresses)):
-        raise TargetRefused(f"{json.dumps(host)} is not a loopback address and not in REFEREE_WEBHOOK_HOSTS")
-    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return Target(parts.scheme, host, str(addresses[0]), port, path)
+    allowed = conf["dev"] or host in conf["hosts"] or all(
+        _public(a) or any(a in net for net in conf["networks"]) for a in addresses)
+    if not addresses or not allowed:
+        raise TargetRefused(f"{json.dumps(host)} is not a public address, and REFEREE_WEBHOOK_HOSTS does not allow it")
+    return Target(scheme, host, str(addresses[0]), port, path, normal)
 
 
 def sign(secret: str, timestamp: str, body: bytes) -> str:
@@ -100,45 +176,101 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, tolerance: 
     return hmac.compare_digest(sign(secret, timestamp, body), signature)
 
 
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """HTTPS to a fixed address, with TLS (SNI, certificate) for the URL's host name."""
+class _Deadline:
+    """One deadline for a whole attempt. When it passes, a timer shuts the socket down,
+    which ends a read or write blocked on it however slowly the peer trickles bytes."""
 
-    def __init__(self, address: str, host: str, port: int, timeout: float):
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self._address = address
+    def __init__(self, seconds: float):
+        self.end = time.monotonic() + seconds
+        self._sock: socket.socket | None = None
+        self._expired = False
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def left(self) -> float:
+        return max(0.001, self.end - time.monotonic())
+
+    def watch(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._sock = sock
+            if self._expired:
+                self._shut()
+
+    def _expire(self) -> None:
+        with self._lock:
+            self._expired = True
+            self._shut()
+
+    def _shut(self) -> None:
+        if self._sock is not None:
+            try:  # the plain socket's shutdown, also under TLS: it wakes the blocked reader
+                socket.socket.shutdown(self._sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """HTTP to the checked address, every step within one deadline."""
+
+    def __init__(self, target: Target, deadline: _Deadline):
+        super().__init__(target.address, target.port, timeout=deadline.left())
+        self._deadline = deadline
 
     def connect(self):
-        sock = socket.create_connection((self._address, self.port), self.timeout)
+        super().connect()
+        self._deadline.watch(self.sock)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """HTTPS to the checked address, with TLS (SNI, certificate) for the URL's host name."""
+
+    def __init__(self, target: Target, deadline: _Deadline):
+        super().__init__(target.host, target.port, timeout=deadline.left(), context=ssl.create_default_context())
+        self._address, self._deadline = target.address, deadline
+
+    def connect(self):
+        sock = socket.create_connection((self._address, self.port), self._deadline.left())
+        self._deadline.watch(sock)
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self._deadline.watch(self.sock)
 
 
-def _connection(target: Target) -> http.client.HTTPConnection:
-    if target.scheme == "https":
-        return _PinnedHTTPS(target.address, target.host, target.port, TIMEOUT)
-    return http.client.HTTPConnection(target.address, target.port, timeout=TIMEOUT)
-
-
-def post(url: str, secret: str, event: dict) -> tuple[int | None, str | None]:
-    """(HTTP status, error): success is a 2xx status and no error. Redirects are not followed."""
-    body = json.dumps(event, separators=(",", ":")).encode()
+def _send(target: Target, secret: str, event: dict, body: bytes) -> int:
+    """POST and read the answer's status, all within DEADLINE; the status."""
     timestamp = str(int(time.time()))
+    deadline = _Deadline(DEADLINE)
+    conn = (_PinnedHTTPS if target.scheme == "https" else _PinnedHTTP)(target, deadline)
     try:
-        target = check_target(url)
-        conn = _connection(target)
-        host = target.host if ":" not in target.host else f"[{target.host}]"
-        default = {"http": 80, "https": 443}[target.scheme]
+        netloc = urlsplit(target.url).netloc
         conn.request("POST", target.path, body=body, headers={
-            "Host": host if target.port == default else f"{host}:{target.port}",
-            "Content-Type": "application/json", "User-Agent": "referee-webhooks/1",
+            "Host": netloc, "Content-Type": "application/json", "User-Agent": "referee-webhooks/1",
             "Referee-Event-Id": event["id"], "Referee-Event-Type": event["type"],
             "Referee-Timestamp": timestamp, "Referee-Signature": sign(secret, timestamp, body),
         })
-        status = conn.getresponse().status
+        return conn.getresponse().status
+    finally:
+        deadline.cancel()
         conn.close()
+
+
+def post(url: str, secret: str, event: dict) -> tuple[int | None, str | None]:
+    """(HTTP status, error): success is a 2xx status and no error. Redirects are not followed.
+    The error is the refusal, the status, or NO_ANSWER: never the socket's own words, which
+    would tell a subscriber what else listens where it points (the operator's log has them)."""
+    body = json.dumps(event, separators=(",", ":")).encode()
+    try:
+        target = check_target(url)
+        status = _send(target, secret, event, body)
     except TargetRefused as exc:
         return None, str(exc)
-    except (OSError, http.client.HTTPException) as exc:
-        return None, str(exc) or type(exc).__name__
+    except Exception as exc:  # noqa: BLE001 - every failure of one attempt is that attempt's
+        log.info("webhook POST to %s: %s: %s", url, type(exc).__name__, exc)
+        return None, NO_ANSWER
     return status, None if 200 <= status < 300 else f"HTTP {status}"
 
 
@@ -170,6 +302,14 @@ class Worker:
             ).values(lease_owner=self.owner, leased_until=now + LEASE))
             return result.rowcount == 1
 
+    def _renew(self, wid: str) -> bool:
+        """Extend our lease before an attempt, so that it outlives the attempt's deadline;
+        False when another worker owns the subscription now."""
+        with self.db.transaction() as s:
+            result = s.execute(update(Webhook).where(Webhook.id == wid, Webhook.lease_owner == self.owner)
+                               .values(leased_until=utcnow() + LEASE))
+            return result.rowcount == 1
+
     def _release(self, wid: str) -> None:
         with self.db.transaction() as s:
             s.execute(update(Webhook).where(Webhook.id == wid, Webhook.lease_owner == self.owner)
@@ -187,7 +327,7 @@ class Worker:
         ok = error is None
         with self.db.transaction() as s:
             live = s.get(Webhook, hook.id)
-            if live.lease_owner != self.owner:  # lost the lease: another worker owns it now
+            if live is None or live.lease_owner != self.owner:  # deleted, or another worker owns it now
                 return False
             s.add(Delivery(webhook_id=hook.id, event_id=event.id, seq=event.seq, attempt=live.failures + 1, ok=ok,
                            http_status=status, error=error, duration_ms=ms, created_at=utcnow()))
@@ -213,33 +353,48 @@ class Worker:
         sent = 0
         for _ in range(BATCH):
             hook, event = self._next_event(wid)
-            if event is None:
+            if event is None or not self._renew(wid):
                 break
             start = time.monotonic()
-            status, error = post(hook.url, unseal(hook.secret), event_dict(event))
+            status, error = self._attempt(hook, event)
             if not self._record(hook, event, status, error, int((time.monotonic() - start) * 1000)):
                 break
             sent += 1
         return sent
 
+    @staticmethod
+    def _attempt(hook: Webhook, event: FeedEvent) -> tuple[int | None, str | None]:
+        try:
+            return post(hook.url, unseal(hook.secret), event_dict(event))
+        except Exception:  # noqa: BLE001 - e.g. a secret this REFEREE_SECRET_KEY cannot open
+            log.exception("webhook %s: event %s could not be sent", hook.id, event.seq)
+            return None, "the referee could not send this event (see its log)"
+
     def run_once(self) -> int:
         sent = 0
         for wid in self._due():
-            if self._claim(wid):
-                try:
-                    sent += self.deliver(wid)
-                finally:
-                    self._release(wid)
+            try:
+                if self._claim(wid):
+                    try:
+                        sent += self.deliver(wid)
+                    finally:
+                        self._release(wid)
+            except Exception:  # noqa: BLE001 - one subscription's trouble is not the others'
+                log.exception("webhook %s: delivery stopped; it is tried again on the next pass", wid)
         return sent
 
 
 def run_forever(db: Database, once: bool = False, seconds: float | None = None, poll: float = 0.5) -> tuple[int, int]:
-    """Deliver until stopped; (events delivered, failed attempts)."""
+    """Deliver until stopped; (events delivered, failed attempts). A pass that fails (the
+    database unreachable, say) is logged and the next one tried after `poll`."""
     worker = Worker(db)
     deadline = None if seconds is None else time.monotonic() + seconds
     sent = 0
     while True:
-        sent += worker.run_once()
+        try:
+            sent += worker.run_once()
+        except Exception:  # noqa: BLE001 - the worker outlives any one pass
+            log.exception("delivery pass failed; trying again")
         if once or (deadline is not None and time.monotonic() >= deadline):
             return sent, worker.failed
         time.sleep(poll)

@@ -45,7 +45,7 @@ class Webhooks:
             t = load_tournament(s, tid, lock=True)
             require_write_key(t, key)
             try:
-                check_target(url)
+                url = check_target(url).url  # stored as it is connected to
             except TargetRefused as exc:
                 raise Invalid(str(exc), errors=[{"pointer": "/url", "detail": str(exc)}]) from None
             w = Webhook(id=new_id(), tournament_id=tid, url=url, secret=_sealed(secret), active=True,

@@ -36,7 +36,7 @@ BAD_QUERY = ["-1", "0", "2147483648", "9223372036854775808", "1e3", "%00", "abc"
 
 
 @pytest.fixture
-def world(store_client):
+def world(store_client, allow_loopback_hooks):
     """A tournament, a live match and a webhook: real ids, so requests reach past the 404s."""
     c = store_client
     t = c.post("/v1/tournaments", json={"name": "n", "preset": "court-piece"}).get_json()

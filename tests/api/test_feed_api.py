@@ -24,7 +24,7 @@ def test_private_feed_needs_the_key(store_client):
     assert store_client.get(f"/v1/tournaments/{t['id']}/feed", headers=auth(t["key"])).status_code == 200
 
 
-def test_webhook_endpoints(store_client):
+def test_webhook_endpoints(store_client, allow_loopback_hooks):
     t = make_tournament(store_client)
     base = f"/v1/tournaments/{t['id']}/webhooks"
     with Receiver() as rx:

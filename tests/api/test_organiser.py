@@ -47,7 +47,7 @@ def test_rotating_a_key_stops_the_old_one_at_once(store_client):
     assert read_rotates.status_code == 403  # only the write key rotates keys
 
 
-def test_a_webhook_can_be_deleted(store_client):
+def test_a_webhook_can_be_deleted(store_client, allow_loopback_hooks):
     t = make_tournament(store_client)
     hook = store_client.post(f"/v1/tournaments/{t['id']}/webhooks", json={"url": "http://127.0.0.1:9/x"},
                              headers=auth(t["key"])).get_json()

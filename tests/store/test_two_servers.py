@@ -51,7 +51,8 @@ def pg_url(request):
 
 
 def test_two_servers_and_two_workers_on_one_postgresql(pg_url):
-    env = {**os.environ, "REFEREE_WEBHOOK_BACKOFF": "0.05", "REFEREE_WEBHOOK_MAX_BACKOFF": "0.2"}
+    env = {**os.environ, "REFEREE_WEBHOOK_BACKOFF": "0.05", "REFEREE_WEBHOOK_MAX_BACKOFF": "0.2",
+           "REFEREE_WEBHOOK_HOSTS": "127.0.0.1"}  # the receiver's address
     servers = [start_server(pg_url, env) for _ in range(2)]
     workers = []
     try:

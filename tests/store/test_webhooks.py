@@ -16,6 +16,7 @@ from tests.helpers import won_by
 from tests.store.receiver import Receiver
 
 PLAYERS = ["A", "B", "C", "D"]
+pytestmark = pytest.mark.usefixtures("allow_loopback_hooks")  # the receivers listen on 127.0.0.1
 
 
 def matches(store, tid, key, n):
@@ -80,17 +81,21 @@ def _resolver(answers: dict, calls: list):
     return fake
 
 
-def test_only_loopback_or_configured_hosts_are_targets(store, monkeypatch):
+def test_only_public_or_configured_hosts_are_targets(store, monkeypatch):
+    monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS")
     t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     for url in ("http://10.0.0.1/hook", "http://192.168.1.5/", "ftp://127.0.0.1/", "http://no-such-host.invalid/",
-                "http://127.0.0.1:99999/", "http://[::1/", "http://10.0.0.1:80:18200/"):
+                "http://127.0.0.1:99999/", "http://[::1/", "http://10.0.0.1:80:18200/", "http://127.0.0.1:9/x"):
         with pytest.raises(Invalid):
             Webhooks(store).register(t.id, key, url)
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "localhost,::1")
     assert check_target("http://localhost:9/x").address in ("127.0.0.1", "::1")
     assert check_target("http://[::1]:9/x").address == "::1"
-    monkeypatch.setattr(socket, "getaddrinfo", _resolver({"scores.example.org": "203.0.113.7"}, []))
-    with pytest.raises(TargetRefused):
+    monkeypatch.setattr(socket, "getaddrinfo", _resolver({"scores.example.org": "203.0.113.7",
+                                                          "public.example.org": "93.184.216.34"}, []))
+    with pytest.raises(TargetRefused):  # a documentation range: not a public address
         check_target("http://scores.example.org/hook")
+    assert check_target("http://public.example.org/hook").address == "93.184.216.34"
     monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "scores.example.org")
     target = check_target("http://scores.example.org/hook?x=1")
     assert (target.address, target.host, target.port, target.path) == ("203.0.113.7", "scores.example.org", 80, "/hook?x=1")

@@ -1,0 +1,239 @@
+"""Delivery against hostile targets: odd URLs, failing and slow receivers, non-public
+addresses. Every receiver here listens on 127.0.0.1, every loop is bounded in time and count."""
+import json
+import socket
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+
+from referee.store import delivery
+from referee.store.delivery import Worker, check_target
+from referee.store.errors import Invalid
+from referee.store.models import Delivery, Webhook, utcnow
+from referee.store.ids import new_id
+from referee.store.webhooks import Webhooks
+from tests.helpers import won_by
+from tests.store.receiver import Receiver
+
+PLAYERS = ["A", "B", "C", "D"]
+NO_ANSWER = "could not connect"
+
+
+def one_match(store, tid, key):
+    store.create_match(tid, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)]}, None)
+
+
+def log_of(store, wid):
+    with store.db.transaction() as s:
+        return [(d.ok, d.http_status, d.error) for d in s.query(Delivery).filter_by(webhook_id=wid).order_by(Delivery.id)]
+
+
+def raw_hook(store, tid, url, secret):
+    """A subscription as an older version may have stored it (no check on the way in)."""
+    with store.db.transaction() as s:
+        w = Webhook(id=new_id(), tournament_id=tid, url=url, secret=secret, active=True, delivered_seq=0,
+                    failures=0, next_attempt_at=utcnow(), created_at=utcnow())
+        s.add(w)
+        return w.id
+
+
+def port_of(rx):
+    return rx.server.server_address[1]
+
+
+# -- 4: one URL must not stop delivery for everyone ------------------------------------------
+
+def test_a_url_is_normalised_before_it_is_checked_and_stored_as_it_is_connected_to(store, monkeypatch):
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "localhost")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver() as rx:
+        hook, _ = Webhooks(store).register(t.id, key, f"http://\u24dbocalhost:{port_of(rx)}/x")
+        assert hook["url"] == f"http://localhost:{port_of(rx)}/x"
+        one_match(store, t.id, key)
+        Worker(store.db).run_once()
+        assert [h["Host"] for h, _ in rx.accepted()] == [f"localhost:{port_of(rx)}"]
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "127.0.0.1")
+    assert check_target("http://0x7f000001:9/a b/\u00e9?q=\u00e9").url == "http://127.0.0.1:9/a%20b/%C3%A9?q=%C3%A9"
+
+
+def test_one_bad_subscription_is_its_own_failure_and_the_others_are_delivered(store, allow_loopback_hooks):
+    """A URL stored before normalisation, and a secret this REFEREE_SECRET_KEY cannot open:
+    each attempt fails (logged, retried later); every other tournament still gets its events."""
+    with Receiver() as rx:
+        hooks = []
+        for url, secret in ((f"http://\u24dbocalhost:{port_of(rx)}/odd", "whsec_plain"),
+                            (rx.url + "?sealed-elsewhere", "enc:v1:not-a-token"),
+                            (rx.url + "?good", "whsec_plain")):
+            t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+            hooks.append(raw_hook(store, t.id, url, secret))
+            one_match(store, t.id, key)
+        worker = Worker(store.db)
+        worker.run_once()
+        paths = sorted(h["_path"] for h, _ in rx.accepted())
+    assert paths == ["/hook?good", "/odd"]
+    assert log_of(store, hooks[1]) == [(False, None, "the referee could not send this event (see its log)")]
+    with store.db.transaction() as s:
+        later = s.get(Webhook, hooks[1])
+        assert later.failures == 1 and later.next_attempt_at > utcnow() - timedelta(seconds=1) and later.active
+
+
+# -- 9: the default is no scanner of this machine or its network ---------------------------------
+
+NOT_PUBLIC = ["http://127.0.0.1/", "http://127.1/", "http://0x7f000001/", "http://2130706433/", "http://0177.0.0.1/",
+              "http://[::1]/", "http://localhost/", "http://\u24dbocalhost/", "http://LOCALHOST./", "http://0.0.0.0/",
+              "http://0/", "http://[::]/", "http://10.1.2.3/", "http://172.16.0.1/", "http://192.168.0.1/",
+              "http://169.254.169.254/latest", "http://[fe80::1]/", "http://[fc00::1]/", "http://[::ffff:127.0.0.1]/",
+              "http://100.64.0.1/", "http://224.0.0.1/"]
+
+
+@pytest.mark.parametrize("url", NOT_PUBLIC)
+def test_non_public_addresses_are_refused_in_every_spelling(store, monkeypatch, url):
+    monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS", raising=False)
+    monkeypatch.delenv("REFEREE_DEV", raising=False)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with pytest.raises(Invalid) as refused:
+        Webhooks(store).register(t.id, key, url)
+    assert refused.value.extra["errors"][0]["pointer"] == "/url"
+
+
+def test_the_operator_allows_hosts_addresses_networks_or_everything_in_development(store, monkeypatch):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    monkeypatch.delenv("REFEREE_DEV", raising=False)
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "127.0.0.0/8")
+    assert Webhooks(store).register(t.id, key, "http://127.1:9/x")[0]["url"] == "http://127.0.0.1:9/x"
+    with pytest.raises(Invalid):
+        Webhooks(store).register(t.id, key, "http://[::1]:9/x")
+    monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS")
+    monkeypatch.setenv("REFEREE_DEV", "1")
+    assert Webhooks(store).register(t.id, key, "http://[::1]:9/x")[0]["url"] == "http://[::1]:9/x"
+
+
+def _closing_receiver():
+    """Accepts, reads, and hangs up without an answer."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(10)
+
+    def serve():
+        try:
+            for _ in range(3):
+                conn, _ = server.accept()
+                conn.recv(65536)
+                conn.close()
+        except OSError:
+            pass
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+def test_the_delivery_log_says_could_not_connect_or_the_status_never_the_sockets_words(store, allow_loopback_hooks):
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    nothing = socket.create_server(("127.0.0.1", 0))
+    closed_port = nothing.getsockname()[1]
+    nothing.close()  # nothing listens there now: refused
+    hangs_up = _closing_receiver()
+    with Receiver(always_fail=True) as rx:
+        ids = [Webhooks(store).register(t.id, key, url)[0]["id"] for url in
+               (f"http://127.0.0.1:{closed_port}/", f"http://127.0.0.1:{hangs_up.getsockname()[1]}/", rx.url)]
+        one_match(store, t.id, key)
+        Worker(store.db).run_once()
+    hangs_up.close()
+    assert [log_of(store, wid) for wid in ids] == [[(False, None, NO_ANSWER)], [(False, None, NO_ANSWER)],
+                                                   [(False, 500, "HTTP 500")]]
+
+
+# -- 5: a slow receiver stalls nothing and gets no event twice ---------------------------------
+
+class Trickler:
+    """Reads a request, then answers one byte every `every` seconds, never finishing, until
+    stopped; counts the requests it read."""
+
+    def __init__(self, every=0.1):
+        self.every, self.requests, self.stop = every, [], threading.Event()
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.threads = [threading.Thread(target=self._accept, daemon=True)]
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server.getsockname()[1]}/slow"
+
+    def _accept(self):
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.server.accept()
+            except OSError:
+                continue
+            thread = threading.Thread(target=self._trickle, args=(conn,), daemon=True)
+            self.threads.append(thread)
+            thread.start()
+
+    def _trickle(self, conn):
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+            while len(body) < length:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    return
+                body += chunk
+            self.requests.append(json.loads(body)["id"])
+            try:
+                for byte in b"HTTP/1.1 200 OK\r\nX-Slow: " + b"a" * 10_000:
+                    if self.stop.wait(self.every):
+                        break
+                    conn.sendall(bytes([byte]))
+            except OSError:
+                pass  # the sender gave up
+
+    def __enter__(self):
+        self.threads[0].start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for thread in list(self.threads):
+            thread.join(timeout=10)
+        self.server.close()
+
+
+def test_a_slow_receiver_is_cut_at_one_deadline_and_a_live_worker_never_duplicates(store, monkeypatch,
+                                                                                    allow_loopback_hooks):
+    """Two workers for 3 s against a receiver that trickles its answer forever, with a lease
+    much shorter than the trickle: each POST the receiver got is an attempt its worker
+    logged (none sent again behind a live worker's back), and each was cut off."""
+    monkeypatch.setattr(delivery, "DEADLINE", 0.4, raising=False)
+    monkeypatch.setattr(delivery, "TIMEOUT", 0.4, raising=False)  # a per-read timeout never fires here
+    monkeypatch.setattr(delivery, "LEASE", timedelta(seconds=1.2))
+    monkeypatch.setenv("REFEREE_WEBHOOK_BACKOFF", "0.2")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Trickler() as rx:
+        hook, _ = Webhooks(store).register(t.id, key, rx.url)
+        one_match(store, t.id, key)
+        stop = threading.Event()
+
+        def work():
+            worker = Worker(store.db)
+            while not stop.is_set():
+                worker.run_once()
+                stop.wait(0.05)
+        workers = [threading.Thread(target=work, daemon=True) for _ in range(2)]
+        for w in workers:
+            w.start()
+        stop.wait(3)
+        stop.set()
+        for w in workers:
+            w.join(timeout=3)  # an attempt in flight ends at its deadline
+    for w in workers:
+        w.join(timeout=10)
+    attempts = log_of(store, hook["id"])
+    assert len(rx.requests) >= 2 and len(rx.requests) == len(attempts)
+    assert set(attempts) == {(False, None, NO_ANSWER)}
