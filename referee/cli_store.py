@@ -168,29 +168,70 @@ def keys_rotate(args) -> int:
 
 # -- serve and deliver ------------------------------------------------------------------------
 
+class Supervised:
+    """A child process kept running: started again when it dies, after a pause that doubles
+    while it keeps dying young (1 s up to a minute)."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict):
+        self.name, self.cmd, self.env = name, cmd, env
+        self.pause, self.restart_at = 1.0, 0.0
+        self.proc = self._start()
+
+    def _start(self) -> subprocess.Popen:
+        import time
+
+        self.started = time.monotonic()
+        return subprocess.Popen(self.cmd, env=self.env)
+
+    def check(self) -> None:
+        import time
+
+        code = self.proc.poll()
+        if code is None:
+            return
+        now = time.monotonic()
+        if not self.restart_at:
+            self.pause = 1.0 if now - self.started > 60 else min(60.0, self.pause * 2)
+            self.restart_at = now + self.pause
+            print(f"referee serve: the {self.name} exited ({code}); starting it again in {self.pause:.0f} s",
+                  file=sys.stderr, flush=True)
+        elif now >= self.restart_at:
+            self.restart_at = 0.0
+            self.proc = self._start()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        self.proc.wait()
+
+
 def serve(args) -> int:
-    """Migrate the database, start the delivery worker, and run gunicorn until stopped."""
+    """Migrate the database, run gunicorn (threaded workers: referee/serving.py) until
+    stopped, and keep the delivery worker running beside it."""
     from referee.store.db import upgrade
 
     url = _url(args)
     upgrade(url)
     env = {**os.environ, "DATABASE_URL": url}
-    deliver_proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "deliver"], env=env)
-    gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", args.bind,
-                                 "--workers", str(args.workers), "--access-logfile", "-", "wsgi:app"], env=env,
+    deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
+    gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
+                                 "--workers", str(args.workers), "wsgi:app"], env=env,
                                 cwd=Path(__file__).resolve().parents[1])
 
     def stop(*_):
         gunicorn.terminate()
     signal.signal(signal.SIGTERM, stop)
     try:
-        return gunicorn.wait()
+        while True:
+            try:
+                return gunicorn.wait(timeout=0.5)
+            except subprocess.TimeoutExpired:
+                deliverer.check()
     except KeyboardInterrupt:
         gunicorn.terminate()
         return gunicorn.wait()
     finally:
-        deliver_proc.terminate()
-        deliver_proc.wait()
+        deliverer.stop()
 
 
 def deliver(args) -> int:

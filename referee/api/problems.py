@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, json
+from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 PROBLEM = "application/problem+json"
@@ -52,6 +53,13 @@ def register(app: Flask) -> None:
         if "etag" in exc.extra:
             response.headers["ETag"] = exc.extra["etag"]
         return response
+
+    @app.errorhandler(NoMoreData)
+    @app.errorhandler(ParseException)
+    def _unreadable(exc: Exception):
+        """A body the server cannot read (a chunk size `zz`, a body cut short): the client's
+        fault, found only when the app reads the body, after gunicorn handed the request over."""
+        return problem(400, "Bad Request", f"the request body is malformed: {type(exc).__name__}")
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -1,0 +1,121 @@
+"""`referee serve` as a hostile client meets it: a real gunicorn on 127.0.0.1, raw sockets,
+every wait bounded."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.pg import free_port
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(c) for c in path.read_text().split()] if path.exists() else []
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def delivery_workers(pid: int) -> list[int]:
+    return [c for c in _children(pid) if "referee.cli deliver" in _cmdline(c)]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`referee serve` with one worker process, the way an operator starts it."""
+    port = free_port()
+    url = f"sqlite:///{tmp_path_factory.mktemp('served') / 'referee.db'}"
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--database", url, "--bind",
+                             f"127.0.0.1:{port}", "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "REFEREE_WEBHOOK_HOSTS": ""})
+    try:
+        for _ in range(150):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port, proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def exchange(port: int, raw: bytes, timeout: float = 10) -> tuple[int, dict, bytes]:
+    """Send raw bytes, read the whole answer: (status, headers, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+            head, sep, body = data.partition(b"\r\n\r\n")
+            if sep and b"content-length" in head.lower():
+                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                                  if line.lower().startswith(b"content-length")))
+                if len(body) >= length:
+                    break
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+def test_a_malformed_chunk_size_is_a_400_problem(served):
+    port, _ = served
+    for path in ("/v1/verdicts", "/v1/verdicts/batch", "/v1/tournaments"):
+        status, headers, body = exchange(port, (
+            f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n").encode())
+        assert (status, headers["content-type"]) == (400, "application/problem+json"), path
+        assert json.loads(body)["status"] == 400
+
+
+def test_a_long_request_line_is_a_414_and_large_headers_a_431_problem(served):
+    port, _ = served
+    status, headers, body = exchange(port, b"GET /healthz?" + b"x" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert (status, headers["content-type"], json.loads(body)["status"]) == (414, "application/problem+json", 414)
+    many = "".join(f"X-H{n}: v\r\n" for n in range(120))
+    status, headers, body = exchange(port, f"GET /healthz HTTP/1.1\r\nHost: x\r\n{many}\r\n".encode())
+    assert (status, headers["content-type"], json.loads(body)["status"]) == (431, "application/problem+json", 431)
+    status, headers, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"v" * 9000 + b"\r\n\r\n")
+    assert (status, headers["content-type"]) == (431, "application/problem+json")
+
+
+def test_four_idle_connections_do_not_stall_the_service(served):
+    """Four clients that send half a request and then nothing, against one worker process:
+    /healthz is still answered (before threaded workers it waited for the 30 s worker timeout)."""
+    port, _ = served
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(4)]
+    try:
+        for sock in idle:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        time.sleep(0.5)  # let the server take them up
+        status, _, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=10)
+        assert (status, json.loads(body)) == (200, {"status": "ok"})
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_serve_starts_the_delivery_worker_again_when_it_dies(served):
+    _, proc = served
+    (first,) = delivery_workers(proc.pid)
+    os.kill(first, signal.SIGKILL)
+    again = []
+    for _ in range(200):  # at most 20 s; the first restart comes after about 1 s
+        again = [pid for pid in delivery_workers(proc.pid) if pid != first]
+        if again:
+            break
+        time.sleep(0.1)
+    assert len(again) == 1
