@@ -12,9 +12,9 @@ def bearer_key() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
         return None
-    scheme, _, key = header.partition(" ")
-    # A malformed header is a key that opens nothing (403), not a missing one.
-    return key.strip() if scheme.lower() == "bearer" and key.strip() else header
+    scheme, _, key = header.strip().partition(" ")
+    # A malformed header (a bare key, another scheme) is a key that opens nothing (403), not a missing one.
+    return key.strip() if scheme.lower() == "bearer" and key.strip() else ""
 
 
 def needs_key(view):

@@ -1,6 +1,8 @@
 """openapi.yaml is valid, and the app's routes are exactly the spec's operations."""
 import re
 
+import jsonschema
+import yaml
 from openapi_spec_validator import validate
 
 from tests.api.spec import spec
@@ -30,3 +32,11 @@ def spec_operations() -> set[tuple[str, str, str]]:
 
 def test_routes_and_spec_operations_are_the_same_both_ways(app):
     assert app_operations(app) == spec_operations()
+
+
+def test_the_served_contract_matches_its_own_response_schema(client):
+    r = client.get("/openapi.yaml")
+    declared = spec()["paths"]["/openapi.yaml"]["get"]["responses"]["200"]["content"][r.mimetype]["schema"]
+    served = yaml.safe_load(r.get_data())
+    jsonschema.Draft202012Validator(declared).validate(served)
+    assert served == spec()

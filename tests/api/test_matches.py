@@ -60,6 +60,18 @@ def test_private_tournament_needs_the_key_to_read(store_client):
     assert store_client.get(path, headers=auth(t["key"])).status_code == 200
 
 
+def test_the_key_needs_the_bearer_scheme(store_client):
+    """A bare key, or another scheme, opens nothing (403), for reads and writes alike."""
+    t = make_tournament(store_client, public=False)
+    path = f"/v1/tournaments/{t['id']}"
+    for header in (t["key"], f"Basic {t['key']}", f"Token {t['key']}", "Bearer", "Bearer  "):
+        assert store_client.get(path, headers={"Authorization": header}).status_code == 403, header
+        r = store_client.post("/v1/matches", json={"tournament": t["id"], "record": {"deals": []}},
+                              headers={"Authorization": header})
+        assert r.status_code == 403, header
+    assert store_client.get(path, headers={"Authorization": f"bearer  {t['key']} "}).status_code == 200
+
+
 def test_bad_tournament_options_are_422(store_client):
     r = store_client.post("/v1/tournaments", json={"name": "x", "preset": "court-piece", "options": {"trumps": 1}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/options/trumps"
