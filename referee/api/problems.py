@@ -6,9 +6,14 @@ from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 PROBLEM = "application/problem+json"
+MAX_ERRORS = 100  # entries of `errors` in one problem; `errors_omitted` counts the rest
 
 
 def body(status: int, title: str, detail: str, type_: str = "about:blank", **extra) -> dict:
+    """A problem document; its `errors` bounded (a small body may hold a great many)."""
+    errors = extra.get("errors")
+    if isinstance(errors, list) and len(errors) > MAX_ERRORS:
+        extra = {**extra, "errors": errors[:MAX_ERRORS], "errors_omitted": len(errors) - MAX_ERRORS}
     return {"type": type_, "title": title, "status": status, "detail": detail, **extra}
 
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.api.spec import spec
+from tests.api.spec import spec, validate_response
 from tests.helpers import ev, won_by
 
 MIB = 1024 * 1024
@@ -197,3 +197,22 @@ def test_a_value_nested_just_under_the_parsers_limit_is_a_422_with_its_pointer(s
     r = store_client.post("/v1/verdicts", data=body, content_type="application/json")
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/options/target"
     assert "deeply nested" in r.get_json()["errors"][0]["detail"]
+
+
+def test_a_422_lists_at_most_100_pointers_and_counts_the_rest(client):
+    """A small body that is nothing but mistakes gets a bounded answer (it was 15 times the
+    input): the first 100 pointers and how many more there were; in a batch too."""
+    record = {"preset": "court-piece", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "events": [{"seat": 9}] * 3000}]}
+    text = json.dumps(record, separators=(",", ":"))
+    r = client.post("/v1/verdicts", data=text, content_type="application/json")
+    validate_response(r, "/v1/verdicts", "post")
+    problem = r.get_json()
+    found = int(problem["detail"].split()[0])
+    assert r.status_code == 422 and found >= 3000
+    assert len(problem["errors"]) == 100 and problem["errors_omitted"] == found - 100
+    assert problem["errors"][0]["pointer"].startswith("/deals/0/events/0")
+    assert len(r.get_data()) < len(text)
+    batch = client.post("/v1/verdicts/batch", data="\n".join([text] * 3), content_type="application/x-ndjson")
+    lines = [json.loads(line) for line in batch.get_data().splitlines()]
+    assert [len(x["problem"]["errors"]) for x in lines] == [100] * 3
+    assert len(batch.get_data()) < 3 * len(text)
