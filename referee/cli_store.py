@@ -85,10 +85,18 @@ def _target_tournament(store, args, items: list[Item]) -> str | None:
     """The tournament to import into: --tournament ID, or `new` from an export's settings."""
     if args.tournament != "new":
         return args.tournament
+    from referee.store.errors import StoreError
+    from referee.store.operator import require_operator
+
     settings = next((i.data["tournament"] for i in items if isinstance(i.data, dict) and i.data.get("kind") == "tournament"), None)
     if settings is None:
         print("--tournament new needs a `referee export` file, which starts with the tournament's settings",
               file=sys.stderr)
+        return None
+    try:
+        require_operator(args.operator_key)
+    except StoreError as exc:
+        print(f"referee import: {exc.detail} (--operator-key)", file=sys.stderr)
         return None
     t, key, read_key = store.create_tournament(settings["name"], settings["preset"], settings["options"],
                                                settings["public"])
@@ -260,6 +268,7 @@ def add_commands(sub) -> None:
     p.add_argument("files", nargs="+", metavar="FILE", help="a record, a list of records, or JSON Lines (.jsonl)")
     p.add_argument("--tournament", required=True,
                    help="the tournament's id; `new` creates it from an export file's settings")
+    p.add_argument("--operator-key", help="with --tournament new, where REFEREE_OPERATOR_KEY is set: that key")
     p.add_argument("--id-from", choices=["path", "name", "record"], default="path",
                    help="each match's external id: the file's path relative to here (default), its base "
                         "name, or the record's own external_id; `:N` marks the Nth record of a file")

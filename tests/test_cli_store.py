@@ -142,3 +142,19 @@ def test_serve_migrates_and_answers(tmp_path):
 def test_deliver_once_says_what_it_did(sqlite_url, capsys):
     assert main(["deliver", "--once", "--database", sqlite_url]) == 0
     assert "delivered 0 event(s); 0 failed attempt(s)" in capsys.readouterr().out
+
+
+def test_with_an_operator_key_set_import_creates_a_tournament_only_when_given_it(sqlite_url, tmp_path, capsys,
+                                                                                  monkeypatch):
+    store = Store(Database(sqlite_url))
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)]}, "x1")
+    out = tmp_path / "out.jsonl"
+    assert main(["export", "--database", sqlite_url, "--tournament", t.id, "-o", str(out)]) == 0
+    monkeypatch.setenv("REFEREE_OPERATOR_KEY", "op_the-operators-own")
+    new = ["import", str(out), "--database", sqlite_url, "--tournament", "new"]
+    assert main(new) == 2 and "operator's key" in capsys.readouterr().err
+    assert main([*new, "--operator-key", "op_guess"]) == 2 and "not the operator's key" in capsys.readouterr().err
+    assert main([*new, "--operator-key", "op_the-operators-own"]) == 0
+    assert "created tournament" in capsys.readouterr().out
+    store.db.dispose()

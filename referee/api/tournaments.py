@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from referee.store.ids import INT_MAX
+from referee.store.operator import require_operator
 from referee.store.service import Store
 from referee.store.views import MatchView, tournament_settings
 from referee.store.webhooks import Webhooks
@@ -53,6 +54,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 
 @bp.post("/v1/tournaments", endpoint="createTournament")
 def create_tournament():
+    require_operator(bearer_key())  # before the body is read, like any key
     data = load(TournamentCreateSchema(), read_json(), "tournament")
     t, key, read_key = store().create_tournament(data["name"], data["preset"], data["options"], data["public"])
     response = jsonify({**tournament_settings(t), "key": key, "read_key": read_key})

@@ -72,6 +72,22 @@ def test_the_key_needs_the_bearer_scheme(store_client):
     assert store_client.get(path, headers={"Authorization": f"bearer  {t['key']} "}).status_code == 200
 
 
+def test_with_an_operator_key_set_creating_a_tournament_needs_it(store_client, monkeypatch):
+    body = {"name": "Club night", "preset": "court-piece"}
+    assert store_client.post("/v1/tournaments", json=body).status_code == 201  # unset: open to anyone
+    monkeypatch.setenv("REFEREE_OPERATOR_KEY", "op_the-operators-own")
+    r = store_client.post("/v1/tournaments", json=body)
+    validate_response(r, "/v1/tournaments", "post")
+    assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer")
+    for wrong in ("Bearer op_guess", "op_the-operators-own"):
+        r = store_client.post("/v1/tournaments", json=body, headers={"Authorization": wrong})
+        validate_response(r, "/v1/tournaments", "post")
+        assert r.status_code == 403
+    r = store_client.post("/v1/tournaments", json=body, headers=auth("op_the-operators-own"))
+    validate_response(r, "/v1/tournaments", "post")
+    assert r.status_code == 201
+
+
 def test_bad_tournament_options_are_422(store_client):
     r = store_client.post("/v1/tournaments", json={"name": "x", "preset": "court-piece", "options": {"trumps": 1}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/options/trumps"
