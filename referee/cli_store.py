@@ -255,11 +255,12 @@ def deliver(args) -> int:
     return 0
 
 
-def add_commands(sub) -> None:
-    def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--database", help="database URL (default: $DATABASE_URL or ./referee.db)")
-        return p
+def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.add_argument("--database", help="database URL (default: $DATABASE_URL or ./referee.db)")
+    return p
 
+
+def add_commands(sub) -> None:
     db = sub.add_parser("db", help="database commands")
     dbsub = db.add_subparsers(dest="db_command", required=True)
     with_db(dbsub.add_parser("upgrade", help="create or migrate the database to the latest schema")).set_defaults(run=db_upgrade)

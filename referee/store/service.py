@@ -3,12 +3,13 @@ verdict) and its feed events; nothing is edited in place.
 
 `Store` is one handle on the rooms below, each a file named for its job:
 tournaments.py (and keys.py), matches.py, writes.py, revisions.py, archive.py (export
-and restore), standings.py, publishing.py (the feed); webhooks.py is separate
+and restore), standings.py, director.py (a tournament as its director reads it), publishing.py (the feed); webhooks.py is separate
 (`Webhooks(store)`), as is delivery.py (the worker that posts the feed)."""
 from __future__ import annotations
 
 from .archive import Archive
 from .db import Database
+from .director import Director
 from .matches import Matches
 from .publishing import Feed
 from .revisions import Revisions
@@ -17,6 +18,6 @@ from .tournaments import Tournaments
 from .writes import Writes
 
 
-class Store(Tournaments, Matches, Writes, Revisions, Archive, Standings, Feed):
+class Store(Tournaments, Matches, Writes, Revisions, Archive, Standings, Feed, Director):
     def __init__(self, db: Database):
         self.db = db

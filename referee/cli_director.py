@@ -1,0 +1,190 @@
+"""The director's commands: tournaments create and list, standings, close, disputes.
+
+Like cli_store.py, the store is imported inside each command (`referee check` stays free
+of Flask, SQLAlchemy and marshmallow)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from referee import jsontext
+from referee.cli_store import _store, with_db
+
+NOT_FOUND, REFUSED = 2, 1
+
+
+def _option(text: str) -> tuple[str, object]:
+    """`k=v`: the value as JSON when it is JSON (`target=7`, `x=true`), else the text."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r} is not NAME=VALUE")
+    try:
+        return name, jsontext.loads(value)
+    except jsontext.NotJSON:
+        return name, value
+
+
+def _operator_allows(args) -> str | None:
+    """Why REFEREE_OPERATOR_KEY refuses this creation (None: it does not)."""
+    try:
+        from referee.store.operator import require_operator
+    except ImportError:  # a build without operator keys
+        return None
+    from referee.store.errors import StoreError
+
+    try:
+        require_operator(args.operator_key)
+    except StoreError as exc:
+        return f"{exc.detail} (--operator-key)"
+    return None
+
+
+def tournaments_create(args) -> int:
+    from referee.engine import OptionError, resolve
+
+    options = dict(args.option or [])
+    try:
+        resolve(args.preset, options)
+    except (OptionError, KeyError, ValueError) as exc:
+        print(f"referee tournaments create: {exc}", file=sys.stderr)
+        return REFUSED
+    refused = _operator_allows(args)
+    if refused:
+        print(f"referee tournaments create: {refused}", file=sys.stderr)
+        return REFUSED
+    store = _store(args)
+    try:
+        t, key, read_key = store.create_tournament(args.name, args.preset, options, not args.private)
+    finally:
+        store.db.dispose()
+    print(f"tournament {t.id} ({t.name}, {t.preset}, {'private' if args.private else 'public'})")
+    print(f"write key {key}")
+    print(f"read key {read_key}")
+    print("the keys are shown only now: keep them")
+    return 0
+
+
+def tournaments_list(args) -> int:
+    store = _store(args)
+    try:
+        rows = store.tournament_listing(public_only=False, limit=10_000)
+    finally:
+        store.db.dispose()
+    if args.json:
+        for row in rows:
+            sys.stdout.write(jsontext.dumps_line(row))
+        return 0
+    print(f"{'id':32}  {'name':24} {'preset':16} {'access':7} {'matches':>7}  last change")
+    for r in rows:
+        access = "public" if r["public"] else "private"
+        print(f"{r['id']:32}  {r['name'][:24]:24} {r['preset']:16} {access:7} {r['matches']:>7}  {r['last_change']}")
+    return 0
+
+
+def _overview(args, command: str, **filters) -> dict | None:
+    from referee.store.errors import StoreError
+
+    store = _store(args)
+    try:
+        return store.overview(args.tournament, None, trusted=True, **filters)
+    except StoreError as exc:
+        print(f"referee {command}: {exc.detail}", file=sys.stderr)
+        return None
+    finally:
+        store.db.dispose()
+
+
+def standings_text(rows: list[dict], tie_break: list[str]) -> list[str]:
+    width = max([len(" & ".join(r["team"])) for r in rows] + [4])
+    out = [f"{'rank':>4}  {'team':{width}} {'played':>6} {'won':>4} {'drawn':>5} {'lost':>4} "
+           f"{'courts':>7} {'points':>7}  rules"]
+    for r in rows:
+        team = " & ".join(r["team"])
+        out.append(f"{r['rank']:>4}  {team:{width}} {r['played']:>6} {r['won']:>4} {r['drawn']:>5} {r['lost']:>4} "
+                   f"{r['courts_for']:>3}-{r['courts_against']:<3} {r['points_for']:>3}-{r['points_against']:<3}"
+                   f"  {', '.join(r['rule'])}")
+    out.append(f"ties broken by: {', '.join(k.replace('_', ' ') for k in tie_break)}; "
+               "teams equal on all three share a rank")
+    return out
+
+
+def standings(args) -> int:
+    page = _overview(args, "standings")
+    if page is None:
+        return NOT_FOUND
+    if args.json:
+        sys.stdout.write(jsontext.dumps_line({"tournament": page["tournament"]["id"], "tie_break": page["tie_break"],
+                                              "standings": page["standings"]}))
+        return 0
+    t = page["tournament"]
+    print(f"Standings of {t['name']} ({t['preset']}), {sum(m['status'] == 'finished' for m in page['matches'])} "
+          f"finished match(es) of {len(page['matches'])}")
+    print("\n".join(standings_text(page["standings"], page["tie_break"])))
+    return 0
+
+
+def disputes(args) -> int:
+    page = _overview(args, "disputes", status=args.status, code=args.code)
+    if page is None:
+        return NOT_FOUND
+    if args.json:
+        for d in page["disputes"]:
+            sys.stdout.write(jsontext.dumps_line(d))
+        return 0
+    for d in page["disputes"]:
+        who = f"seat {d['seat']}" + (f" ({d['player']})" if d["player"] else "") if d["seat"] is not None else "-"
+        where = f"deal {d['deal']}" + (f" trick {d['trick']}" if d["trick"] is not None else "")
+        flag = "decides the deal" if d["penalty"] else "corrected" if d["corrected"] else "pending" if d["pending"] else ""
+        print(f"{d['external_id'] or d['match']}  {where}  {who}  {d['code']}  {flag}  {d['moment']}".replace("    ", "  "))
+    print(f"{len(page['disputes'])} dispute(s)")
+    return 0
+
+
+def close(args) -> int:
+    from referee.store.errors import StoreError
+
+    store = _store(args)
+    try:
+        view = store.close(args.match, None, None, trusted=True)
+    except StoreError as exc:
+        print(f"referee close: {exc.detail}", file=sys.stderr)
+        return NOT_FOUND if exc.status == 404 else REFUSED
+    finally:
+        store.db.dispose()
+    m = view.revision.verdict["match"]
+    winner = f"won by team {m['winner']}" if m["winner"] is not None else "a draw"
+    print(f"match {args.match} closed: courts {m['courts'][0]}-{m['courts'][1]}, "
+          f"points {m['points'][0]}-{m['points'][1]}; {winner}")
+    return 0
+
+
+def add_commands(sub) -> None:
+    t = sub.add_parser("tournaments", help="create and list tournaments")
+    tsub = t.add_subparsers(dest="tournaments_command", required=True)
+    p = with_db(tsub.add_parser("create", help="a new tournament; prints its id and both keys, once"))
+    p.add_argument("name")
+    p.add_argument("--preset", required=True, help="e.g. court-piece (GET /v1/presets lists them)")
+    p.add_argument("--option", action="append", type=_option, metavar="NAME=VALUE",
+                   help="an option over the preset's (repeatable), e.g. --option target=7")
+    p.add_argument("--private", action="store_true", help="readable only with its keys")
+    p.add_argument("--operator-key", help="the deployment's REFEREE_OPERATOR_KEY, when it sets one")
+    p.set_defaults(run=tournaments_create)
+    p = with_db(tsub.add_parser("list", help="every tournament, newest first, private ones included"))
+    p.add_argument("--json", action="store_true", help="JSON Lines, one tournament a line")
+    p.set_defaults(run=tournaments_list)
+
+    p = with_db(sub.add_parser("standings", help="a tournament's standings, as its page shows them"))
+    p.add_argument("tournament", metavar="TID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=standings)
+
+    p = with_db(sub.add_parser("disputes", help="every violation of every match of a tournament, newest first"))
+    p.add_argument("tournament", metavar="TID")
+    p.add_argument("--status", choices=["in_progress", "finished"], help="only matches with this status")
+    p.add_argument("--code", help="only this violation code (e.g. revoke)")
+    p.add_argument("--json", action="store_true", help="JSON Lines, one dispute a line")
+    p.set_defaults(run=disputes)
+
+    p = with_db(sub.add_parser("close", help="end a session (a match played by time): it counts in the standings"))
+    p.add_argument("match", metavar="MID")
+    p.set_defaults(run=close)

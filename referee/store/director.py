@@ -1,0 +1,142 @@
+"""What a tournament director reads of a whole tournament: its matches with their scores,
+the standings with the rules that decided them, and every dispute (violation) of every
+match, newest first; and the tournament's ETag, which a live page polls cheaply."""
+from __future__ import annotations
+
+from datetime import timezone
+from typing import Any, NamedTuple
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from referee.visibility import public_violations
+
+from .db import Database
+from .keys import reader_sees_all
+from .models import Match, Revision, Tournament
+from .standings import TIE_BREAK, table
+from .tournaments import load_tournament
+from .views import iso, summary, tournament_settings
+
+
+class Head(NamedTuple):
+    match: Match
+    record: dict
+    verdict: dict
+
+
+def heads(s: Session, tid: str) -> list[Head]:
+    """Every match of the tournament with its current record and verdict: one query."""
+    rows = s.execute(
+        select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
+        .where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)).all()
+    return [Head(m, r.record, r.verdict) for m, r in rows]
+
+
+def tournament_etag(s: Session, t: Tournament) -> str:
+    """Changes with every accepted write of any match: revisions only ever grow."""
+    count, revisions = s.execute(select(func.count(Match.id), func.coalesce(func.sum(Match.revision), 0))
+                                 .where(Match.tournament_id == t.id)).one()
+    return f'"t.{t.id}.{count}.{revisions}"'
+
+
+def standings_with_rules(finished: list[Head]) -> list[dict]:
+    """The standings table, each team with the rule ids that decided its matches' outcomes."""
+    rows = table([(h.record, h.verdict) for h in finished])
+    rules: dict[tuple, list[str]] = {}
+    for h in finished:
+        players = h.record["players"]
+        for team in (0, 1):
+            ids = rules.setdefault(tuple(sorted((players[team], players[team + 2]))), [])
+            ids.extend(i for i in h.verdict["match"].get("rule") or [] if i not in ids)
+    return [{**row, "rule": rules.get(tuple(row["team"]), [])} for row in rows]
+
+
+def moment(mid: str, deal: int, event: int | None) -> str:
+    """The address of a moment on the match page."""
+    return f"/matches/{mid}?deal={deal}" + (f"&event={event}" if event is not None else "")
+
+
+def disputes_of(h: Head, full: bool) -> list[dict[str, Any]]:
+    """A match's violations as a director lists them (a reader without the key sees those the
+    table may know)."""
+    if full:
+        found = [(i, v) for i, d in enumerate(h.verdict["deals"]) for v in d["violations"]]
+    else:
+        found = public_violations(h.verdict)
+    players = h.record.get("players") or []
+    out = []
+    for deal, v in found:
+        seat = v.get("seat")
+        out.append({"match": h.match.id, "external_id": h.match.external_id, "status": h.match.status,
+                    "updated_at": iso(h.match.updated_at), "deal": deal, "trick": v.get("trick"),
+                    "event": v.get("event"), "seat": seat,
+                    "player": players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None,
+                    "code": v["code"], "penalty": bool(v.get("penalty")), "corrected": bool(v.get("corrected")),
+                    "pending": bool(v.get("pending")), "message": v.get("message"), "rule": v.get("rule") or [],
+                    "moment": moment(h.match.id, deal, v.get("event"))})
+    return out
+
+
+def newest_first(disputes: list[dict]) -> list[dict]:
+    """By the match's last change, then the latest deal and event first."""
+    return sorted(disputes, key=lambda d: (d["updated_at"], d["match"], d["deal"],
+                                           -1 if d["event"] is None else d["event"]), reverse=True)
+
+
+def match_row(h: Head) -> dict:
+    return summary(h.match, h)
+
+
+def listing(s: Session, public_only: bool, limit: int, offset: int) -> list[dict]:
+    """Tournaments newest first, each with its preset, number of matches and last change."""
+    per = (select(Match.tournament_id, func.count(Match.id).label("matches"),
+                  func.max(Match.updated_at).label("changed")).group_by(Match.tournament_id).subquery())
+    stmt = (select(Tournament, per.c.matches, per.c.changed).outerjoin(per, per.c.tournament_id == Tournament.id)
+            .order_by(Tournament.created_at.desc(), Tournament.id.desc()).offset(offset).limit(limit))
+    if public_only:
+        stmt = stmt.where(Tournament.public.is_(True))
+    out = []
+    for t, matches, changed in s.execute(stmt).all():
+        last = changed or t.created_at
+        if last.tzinfo is None:  # an aggregate over SQLite comes back naive (UTC)
+            last = last.replace(tzinfo=timezone.utc)
+        out.append({**tournament_settings(t), "matches": matches or 0, "last_change": iso(last)})
+    return out
+
+
+class Director:
+    db: Database
+
+    def tournament_listing(self, public_only: bool = True, limit: int = 50, offset: int = 0) -> list[dict]:
+        with self.db.transaction() as s:
+            return listing(s, public_only, limit, offset)
+
+    def tournament_etag(self, tid: str, key: str | None) -> str:
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid)
+            reader_sees_all(t, key)
+            return tournament_etag(s, t)
+
+    def disputes(self, tid: str, key: str | None, status: str | None = None, code: str | None = None,
+                 trusted: bool = False) -> list[dict]:
+        """Every violation of every match of the tournament, newest first; `status` (the
+        match's) and `code` filter them."""
+        return self.overview(tid, key, status, code, trusted)["disputes"]
+
+    def overview(self, tid: str, key: str | None, status: str | None = None, code: str | None = None,
+                 trusted: bool = False) -> dict[str, Any]:
+        """The tournament page's data: settings, standings, matches, disputes and ETag."""
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid)
+            full = True if trusted else reader_sees_all(t, key)
+            all_heads = heads(s, tid)
+            disputes = [d for h in all_heads for d in disputes_of(h, full)]
+            codes = sorted({d["code"] for d in disputes})
+            disputes = [d for d in disputes if (status is None or d["status"] == status)
+                        and (code is None or d["code"] == code)]
+            finished = [h for h in all_heads if h.match.status == "finished"]
+            return {"tournament": tournament_settings(t), "full": full, "etag": tournament_etag(s, t),
+                    "standings": standings_with_rules(finished), "tie_break": TIE_BREAK,
+                    "matches": [match_row(h) for h in all_heads], "disputes": newest_first(disputes),
+                    "codes": codes}
