@@ -26,11 +26,8 @@ def _option(text: str) -> tuple[str, object]:
 
 def _operator_allows(args) -> str | None:
     """Why REFEREE_OPERATOR_KEY refuses this creation (None: it does not)."""
-    try:
-        from referee.store.operator import require_operator
-    except ImportError:  # a build without operator keys
-        return None
     from referee.store.errors import StoreError
+    from referee.store.operator import require_operator
 
     try:
         require_operator(args.operator_key)

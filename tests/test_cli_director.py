@@ -107,3 +107,13 @@ def test_disputes_list_every_violation_newest_first_with_its_moment_and_filter(s
                     "?deal=0&event=1", "1 dispute(s)"]
     assert main(["disputes", tid, "--code", "renege", "--database", sqlite_url]) == 0
     assert capsys.readouterr().out == "0 dispute(s)\n"
+
+
+def test_create_needs_the_operator_key_when_the_deployment_sets_one(sqlite_url, capsys, monkeypatch):
+    monkeypatch.setenv("REFEREE_OPERATOR_KEY", "op-secret")
+    assert main(["tournaments", "create", "X", "--preset", "court-piece", "--database", sqlite_url]) == 1
+    assert "operator" in capsys.readouterr().err
+    assert main(["tournaments", "create", "X", "--preset", "court-piece", "--operator-key", "wrong",
+                 "--database", sqlite_url]) == 1
+    capsys.readouterr()
+    created(capsys, "X", "--preset", "court-piece", "--operator-key", "op-secret", "--database", sqlite_url)
