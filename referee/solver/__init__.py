@@ -58,8 +58,9 @@ class Analysis(NamedTuple):
                 "result": self.result, "tricks_won": list(self.tricks_won), "nodes": self.nodes}
 
 
-def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None) -> Analysis:
-    """Perfect play from `deal`'s position (the Deal is not changed)."""
+def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None, line: bool = True) -> Analysis:
+    """Perfect play from `deal`'s position (the Deal is not changed). Without `line`, only
+    the values (the line's `result` and `tricks_won` are then those of the position now)."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
     if deal.hands is None:
@@ -74,19 +75,22 @@ def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None
     ctx = Context(root.options, objective, team, (limit or SearchLimit()).start())
     cards = []
     if seat is not None:
-        guess = None
-        for move in moves(root):
-            child = apply(root, move)
-            v = ctx.gain(root, child) + ctx.exact(child, guess)
-            guess = v - ctx.gain(root, child)
-            cards.append((move, v))
+        guess, found = None, moves(root)
+        twins, worth = ctx.twins(root, found), {}
+        for move in found:
+            twin = twins.get(move, move)
+            if twin not in worth:
+                child = apply(root, twin)
+                worth[twin] = ctx.gain(root, child) + ctx.exact(child, guess)
+                guess = worth[twin] - ctx.gain(root, child)
+            cards.append((move, worth[twin]))
         value = max(v for _, v in cards)
     else:
         value = ctx.exact(root)
-    line, end = _line(ctx, root, value, cards)
+    plays, end = _line(ctx, root, value, cards) if line else ([], root)
     show = (lambda v: v) if ctx.tricks else decode
-    result = None if ctx.tricks else ctx.scorer.result(end.facts(None)).as_dict()
-    return Analysis(objective, seat, show(value), [(m, show(v)) for m, v in cards], line, result,
+    result = None if ctx.tricks or not end.is_over else ctx.scorer.result(end.facts(None)).as_dict()
+    return Analysis(objective, seat, show(value), [(m, show(v)) for m, v in cards], plays, result,
                     tuple(end.tricks_won), ctx.nodes)
 
 

@@ -66,6 +66,7 @@ class FastGame:
         self.tt: dict = {}
         self._groups: dict = {}
         self._codes: dict = {}
+        self._tops: dict = {}
 
     # -- the position ---------------------------------------------------------------
 
@@ -92,6 +93,7 @@ class FastGame:
         self.pile_tens = deal._pile_tens
         self.tally = _Tally(deal)
         self.simple = self.tricks and self.pile is None
+        self.win = self._winning() if table else None
 
     def _suit_code(self, m):
         """The owners of the suit's remaining cards, high to low (one octal digit each, a
@@ -143,6 +145,14 @@ class FastGame:
             runs = self._groups[key] = tuple(runs)
         return runs
 
+    def twin(self, seat: int, card):
+        """The lowest card of `card`'s run of touching cards: a move worth the same."""
+        s, r = card.index // 13, card.strength
+        for lo, hi in self._group(self.h[seat * 4 + s], self.alive[s]):
+            if lo <= r <= hi:
+                return DECK[s * 13 + lo]
+        return card
+
     def _winning(self):
         table, tr = self.table, self.trump
         ws, wsu, wr = table[0]
@@ -161,7 +171,7 @@ class FastGame:
             return self._leads(seat)
         led = self.table[0][1]
         m = h[b + led]
-        ws, wsu, wr = self._winning()
+        ws, wsu, wr = self.win
         ours = (ws & 1) == (seat & 1)
         if m:
             runs = self._group(m, alive[led])
@@ -169,7 +179,7 @@ class FastGame:
                 return [(led, lo) for lo, hi in runs]
             win = [(led, lo) for lo, hi in runs if lo > wr]
             lose = [(led, lo) for lo, hi in runs if lo < wr]
-            return lose + win if k == 1 else win + lose
+            return win + lose
         tr = self.trump
         trumps = []
         if tr >= 0 and h[b + tr]:
@@ -199,7 +209,58 @@ class FastGame:
             if runs:
                 lows.append((runs[0][0], s))
                 rest += [(lo, s) for lo, hi in runs[1:]]
-        return tops + [(s, r) for r, s in sorted(lows)] + [(s, r) for r, s in sorted(rest)]
+        pb = ((seat + 2) & 3) * 4
+        lows.sort(key=lambda x: (not h[pb + x[1]] >> (alive[x[1]].bit_length() - 1), x))
+        return [(s, r) for r, s in lows] + tops + [(s, r) for r, s in sorted(rest)]
+
+    def _top_run(self, m: int, alive: int) -> int:
+        """How many of the suit's highest remaining cards the seat holds, from the top."""
+        key = (m, alive)
+        n = self._tops.get(key)
+        if n is None:
+            n, x = 0, alive
+            while x:
+                top = 1 << (x.bit_length() - 1)
+                if not m & top:
+                    break
+                n, x = n + 1, x ^ top
+            self._tops[key] = n
+        return n
+
+    def _quick(self, leader: int) -> int:
+        """Tricks the leader's side is sure of (objective tricks, taken at once): the
+        leader's top trumps, and its top cards of each other suit, as many of them as
+        the opponents must follow to (all of them when the opponents cannot trump).
+        Cashed side suits first, then trumps: no counted trick can be trumped."""
+        h, alive, b, tr = self.h, self.alive, leader * 4, self.trump
+        o1, o2 = ((leader + 1) & 3) * 4, ((leader + 3) & 3) * 4
+        ruff = (h[o1 + tr] | h[o2 + tr]) if tr >= 0 else self.first_void
+        q = 0
+        for s in range(4):
+            m = h[b + s]
+            if m:
+                n = self._top_run(m, alive[s])
+                if n and ruff and s != tr:
+                    n = min(n, h[o1 + s].bit_count(), h[o2 + s].bit_count())
+                q += n
+        return q
+
+    def _bounds(self):
+        """Sure bounds on the perspective team's tricks (objective tricks, at a trick's
+        start): the leader's quick tricks, and the top trumps of whoever holds the
+        highest one (each of them wins a trick of its own, whenever it is played)."""
+        leader, left, tr = self.leader, self.left, self.trump
+        ours = [0, 0]
+        ours[leader & 1] = self._quick(leader)
+        if tr >= 0 and self.alive[tr]:
+            top = 1 << (self.alive[tr].bit_length() - 1)
+            h = self.h
+            holder = next(seat for seat in range(4) if h[seat * 4 + tr] & top)
+            n = self._top_run(h[holder * 4 + tr], self.alive[tr])
+            if n > ours[holder & 1]:
+                ours[holder & 1] = n
+        team = self.team
+        return ours[team], left - ours[1 - team]
 
     # -- the search -------------------------------------------------------------------
 
@@ -217,10 +278,17 @@ class FastGame:
                     return most
                 if beta <= 0:
                     return 0
+                if self.simple:
+                    lo, hi = self._bounds()
+                    if lo >= beta:
+                        return lo
+                    if hi <= alpha:
+                        return hi
             key = self._key()
             entry = self.tt.get(key)
+            hint = None
             if entry is not None:
-                lo, hi = entry
+                lo, hi, hint = entry
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
@@ -235,37 +303,49 @@ class FastGame:
         maxing = (seat & 1) == self.team
         best = -INF if maxing else INF
         open_trump = self.first_void and self.trump < 0 and k > 0
-        for s, r in self._moves(seat, k):
+        order = self._moves(seat, k)
+        if k == 0 and hint is not None and hint in order:
+            order.remove(hint)
+            order.insert(0, hint)
+        found = None
+        win = self.win
+        if k:
+            ws, wsu, wr = win
+            led = table[0][1]
+        for s, r in order:
             bit, i = 1 << r, seat * 4 + s
             h[i] ^= bit
             table.append((seat, s, r))
-            sets = open_trump and s != table[0][1]
+            sets = open_trump and s != led
             if sets:
                 self.trump = s
+            if not k or (r > wr if s == wsu else s == self.trump and wsu != s):
+                self.win = (seat, s, r)
             v = self._close(alpha, beta) if k == 3 else self.search(alpha, beta)
+            self.win = win
             if sets:
                 self.trump = -1
             table.pop()
             h[i] ^= bit
             if maxing:
                 if v > best:
-                    best = v
+                    best, found = v, (s, r)
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
                             break
             elif v < best:
-                best = v
+                best, found = v, (s, r)
                 if v < beta:
                     beta = v
                     if alpha >= beta:
                         break
         if k == 0:
-            self._store(key, entry, best, a0, b0)
+            self._store(key, entry, best, a0, b0, found)
         return best
 
-    def _store(self, key, entry, best, a0, b0):
-        lo, hi = entry if entry is not None else (-INF, INF)
+    def _store(self, key, entry, best, a0, b0, move):
+        lo, hi, _ = entry if entry is not None else (-INF, INF, None)
         if best <= a0:
             hi = min(hi, best)
         elif best >= b0:
@@ -275,12 +355,12 @@ class FastGame:
         tt = self.tt
         if len(tt) > 3_000_000:
             tt.clear()
-        tt[key] = (lo, hi)
+        tt[key] = (lo, hi, move)
 
     def _close(self, alpha: int, beta: int) -> int:
         """The fourth card is down: settle the trick, search on, and undo."""
         table, alive = self.table, self.alive
-        ws, wsu, wr = self._winning()
+        ws, wsu, wr = self.win
         for _, s, r in table:
             alive[s] ^= 1 << r
         leader = self.leader

@@ -74,6 +74,13 @@ class Context:
                 and deal.first_back is None and deal.asker is None and deal.must_trump is None
                 and not deal.lead_must_trump and (not trump.is_concealed_mode or deal.position == 0))
 
+    def twins(self, deal: Deal, found: list) -> dict:
+        """Each move -> the move it is worth the same as (touching cards), when known."""
+        if not self.fits_fast(deal):
+            return {}
+        self.fast.load(deal)
+        return {m: self.fast.twin(deal.to_play, m) for m in found if m != REVEAL_MOVE}
+
     def gain(self, deal: Deal, child: Deal) -> int:
         return child.tricks_won[self.team] - deal.tricks_won[self.team] if self.tricks else 0
 
@@ -123,9 +130,15 @@ class Context:
         else:
             lo, hi = -INF, INF
         g = guess if guess is not None else (lo + hi) // 2 if self.tricks else 0
+        if not deal.is_over and self.fits_fast(deal):
+            self.fast.load(deal)  # once for all the null-window tests
+            run = self.fast.search
+        else:
+            def run(alpha, beta):
+                return self.search(deal, alpha, beta)
         while lo < hi:
             beta = min(max(g, lo + 1), hi)
-            v = self.search(deal, beta - 1, beta)
+            v = run(beta - 1, beta)
             if v < beta:
                 hi = v
             else:
