@@ -228,20 +228,27 @@ class FastGame:
         return n
 
     def _quick(self, leader: int) -> int:
-        """Tricks the leader's side is sure of (objective tricks, taken at once): the
-        leader's top trumps, and its top cards of each other suit, as many of them as
-        the opponents must follow to (all of them when the opponents cannot trump).
-        Cashed side suits first, then trumps: no counted trick can be trumped."""
+        """Tricks the leader's side is sure of (objective tricks, taken at once; trump
+        known): the leader's top trumps, and its top cards of each other suit, as many
+        as the opponents must follow to (all when they hold no trump) and, when the
+        partner holds a trump, as many as the partner can follow to (so that the partner
+        is never forced to trump and take the lead). Side suits are cashed first, then
+        trumps: no counted trick can be trumped."""
         h, alive, b, tr = self.h, self.alive, leader * 4, self.trump
-        o1, o2 = ((leader + 1) & 3) * 4, ((leader + 3) & 3) * 4
-        ruff = (h[o1 + tr] | h[o2 + tr]) if tr >= 0 else self.first_void
+        if tr < 0:
+            return 0  # first_void unset: any show-out sets the trump and may take the trick
+        o1, o2, p = ((leader + 1) & 3) * 4, ((leader + 3) & 3) * 4, ((leader + 2) & 3) * 4
+        ruff, partner_ruffs = h[o1 + tr] | h[o2 + tr], h[p + tr]
         q = 0
         for s in range(4):
             m = h[b + s]
             if m:
                 n = self._top_run(m, alive[s])
-                if n and ruff and s != tr:
-                    n = min(n, h[o1 + s].bit_count(), h[o2 + s].bit_count())
+                if n and s != tr:
+                    if ruff:
+                        n = min(n, h[o1 + s].bit_count(), h[o2 + s].bit_count())
+                    if partner_ruffs:
+                        n = min(n, h[p + s].bit_count())
                 q += n
         return q
 
