@@ -23,10 +23,12 @@ def ev(text: str) -> list[dict]:
     return out
 
 
-def script(leader: int, winners: list[int], suits: str = ORDER, by_rank: bool = False) -> list[dict]:
+def script(leader: int, winners: list[int], suits: str = ORDER, by_rank: bool = False,
+           last: int | None = None) -> list[dict]:
     """A full 13-trick deal where trick k is won by winners[k] (12 given; the 13th
-    goes to the winner of the 12th). Tricks are single-suit, three per suit in the
-    order `suits`; the last trick is the four 2s, led by the 12th trick's winner."""
+    goes to the winner of the 12th, or to `last`, who trumps with the 2 of suits[0]).
+    Tricks are single-suit, three per suit in the order `suits`; the last trick is the
+    four 2s, led by the 12th trick's winner."""
     assert len(winners) == 12
     events = []
     for k, winner in enumerate(winners):
@@ -39,6 +41,9 @@ def script(leader: int, winners: list[int], suits: str = ORDER, by_rank: bool = 
             events.append({"seat": seat, "play": rank + suit})
         leader = winner
     twos = [s for s in suits]
+    if last is not None and last != leader:  # the leader leads another 2; `last` trumps it
+        twos.remove(suits[0])
+        twos.insert((last - leader) % 4, suits[0])
     for j in range(4):
         events.append({"seat": (leader + j) % 4, "play": "2" + twos[j]})
     return events
@@ -64,9 +69,11 @@ def deal(dealer: int, events: list[dict], trump=None, hands=None) -> dict:
 
 def won_by(dealer: int, winners: list[int], trump="S", n: int | None = None, hands: bool = False,
            suits: str | None = None, by_rank: bool = False) -> dict:
-    """A deal whose tricks go to `winners` in turn (padded with the last winner), cut after n tricks."""
+    """A deal whose tricks go to `winners` in turn (padded with the last winner), cut after n
+    tricks; 13 winners given: the 13th trick's winner too."""
     full = (winners + [winners[-1]] * 12)[:12]
-    events = script((dealer + 1) % 4, full, suits=suits or _suits(trump), by_rank=by_rank)
+    last = winners[12] if len(winners) == 13 else None
+    events = script((dealer + 1) % 4, full, suits=suits or _suits(trump), by_rank=by_rank, last=last)
     cut = events[: 4 * (n if n is not None else len(winners))]
     return deal(dealer, cut, {"suit": trump}, hands_for(events) if hands else None)
 

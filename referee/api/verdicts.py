@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
-from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
+from referee.engine.options import CHOICES
 
 from referee.records import check_record
 
@@ -57,12 +57,6 @@ def create_verdict():
     return jsonify(adjudicate(record))
 
 
-_VALUES = {
-    "trump": list(TRUMP_MODES), "collection": list(COLLECTIONS), "scoring": list(SCORINGS),
-    "illegal_play": list(ILLEGAL_PLAY), "band_reveal": list(BAND_REVEALS),
-}
-
-
 @bp.get("/v1/presets", endpoint="listPresets")
 def list_presets():
     base = Options().as_dict()
@@ -75,6 +69,6 @@ def list_presets():
     options = {}
     for name, value in base.items():
         about = rules[f"option.{name}"]
-        options[name] = {"default": value, **({"values": _VALUES[name]} if name in _VALUES else {}),
+        options[name] = {"default": value, **({"values": list(CHOICES[name])} if name in CHOICES else {}),
                          "title": about.title, "description": about.text, "rule": about.id}
     return jsonify({"presets": presets, "options": options})

@@ -25,7 +25,9 @@ class Pile:
     trick was not itself a collection, was won after trumps were established
     (delayed-trump games), and this trick may collect under the options. A pair
     blocked by an option leaves the run unbroken (R-8), which needs no state:
-    the next trick forms a new pair with this one.
+    the next trick forms a new pair with this one. With `pile_after_collect:
+    each_win` a run that has collected stays hot: each further win by the same
+    player collects that trick at once (pile.each-win).
     """
 
     def __init__(self, options: Options):
@@ -36,6 +38,8 @@ class Pile:
         self._prev_card = None
         self._prev_established = False
         self._prev_collected = True
+        self._each_win = options.pile_after_collect == "each_win"
+        self._hot = False  # each_win: the previous trick's winner has collected in this run
 
     def _blocked_by(self, number: int, winning_card, trump_suit) -> str | None:
         """The option (its rule id) that keeps this trick from collecting, or None."""
@@ -51,7 +55,7 @@ class Pile:
         return None
 
     def _pair_open_for(self, winner: int) -> bool:
-        return self._prev_winner == winner and not self._prev_collected and self._prev_established
+        return self._prev_winner == winner and (self._hot or not self._prev_collected and self._prev_established)
 
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
         """Add the trick to the pile; return the collecting team or None."""
@@ -60,6 +64,7 @@ class Pile:
         blocked = self._blocked_by(number, winning_card, trump_suit) if pair else None
         collects = number == 13 or (pair and blocked is None)
         self.rule = self._why(number, winner, pair, blocked, collects)
+        self._hot = self._each_win and pair and (collects or self._hot and blocked is not None)
         self._prev_winner, self._prev_card = winner, winning_card
         self._prev_established, self._prev_collected = established, collects
         if collects:
@@ -70,7 +75,9 @@ class Pile:
     def _why(self, number: int, winner: int, pair: bool, blocked: str | None, collects: bool) -> list[str] | None:
         """The rules behind what happened to the pile at this trick (None: it just grew)."""
         if collects:
-            return ["pile.collect"] if pair and blocked is None else ["pile.last-trick"]
+            if pair and blocked is None:
+                return ["pile.each-win"] if self._hot and self._prev_winner == winner else ["pile.collect"]
+            return ["pile.last-trick"]
         if blocked is not None:
             return [blocked, "R-8"]
         if self._prev_winner == winner and not self._prev_collected and not self._prev_established:

@@ -254,8 +254,9 @@ def _deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVe
         nxt, rule = deal.dealer, ["dealer.redeal", "R-9"]
     elif status in ("complete", "ended_by_penalty"):
         result = match.score(deal, penalty)
-        nxt, case = next_dealer(deal.dealer, deal.callers, result, match.scoring.court_kinds)
-        rule = [*match.scoring.dealer_rules, case] + (["R-29"] if error is not None else [])
+        nxt, case = next_dealer(match.options, deal.dealer, deal.callers, result, match.scoring.court_kinds)
+        rule = [case] if case == "dealer.rotate" else [*match.scoring.dealer_rules, case]
+        rule += ["R-29"] if error is not None else []
     return DealVerdict(deal.dealer, deal, status, penalty, result, nxt, rule)
 
 

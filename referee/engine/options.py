@@ -10,9 +10,11 @@ from .errors import OptionError, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 COLLECTIONS = ("immediate", "pile")
-SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens")
+SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
+PILE_AFTER_COLLECT = ("new_run", "each_win")
+DEALER_RULES = ("result", "rotate")
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Options:
     pile_trump_ace_no_seal: bool = False
     kot: bool = False
     defenders_double: bool = False
+    pile_after_collect: str = "new_run"
+    dealer_rule: str = "result"
 
     @property
     def end(self) -> str:
@@ -47,7 +51,7 @@ class Options:
 
     @property
     def target_is_points(self) -> bool:
-        return self.scoring in ("points", "tens")
+        return self.scoring in ("points", "tens", "deals")
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -74,9 +78,10 @@ PRESETS: dict[str, dict[str, Any]] = {
     "seven-courts": dict(scoring="deal-courts", target=7),
 }
 
-_CHOICES = {
+CHOICES = {
     "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS,
+    "pile_after_collect": PILE_AFTER_COLLECT, "dealer_rule": DEALER_RULES,
 }
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
@@ -97,9 +102,9 @@ def whole(value: Any) -> int | None:
 
 def _check_value(name: str, value: Any) -> Any:
     kind = _FIELD_TYPES[name]
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            raise OptionError(f"option \"{name}\" must be one of {', '.join(_CHOICES[name])}; got {shown(value)}", name)
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise OptionError(f"option \"{name}\" must be one of {', '.join(CHOICES[name])}; got {shown(value)}", name)
         return value
     if kind == "bool":
         if not isinstance(value, bool):

@@ -58,7 +58,7 @@ KIND_RULES = {
 
 
 SCORING_RULES = {"courts": "score.courts", "rr-courts": "score.rr-courts", "points": "score.points",
-                 "deal-courts": "score.deal-courts", "tens": "score.tens"}
+                 "deal-courts": "score.deal-courts", "tens": "score.tens", "deals": "score.deals"}
 
 
 def _award(team: int, value: int) -> tuple[int, int]:
@@ -125,6 +125,16 @@ class PointsScoring(CourtsScoring):
 
     def streak_bonus(self) -> tuple[int, int]:
         return 0, self.o.streak_points
+
+
+class DealsScoring(CourtsScoring):
+    """`deals`: a point for each deal won, whatever its kind; no courts, no streaks (score.deals)."""
+
+    has_streaks = False
+
+    def score(self, facts: Facts) -> Result:
+        winner, kind = self.kind(facts)
+        return Result(winner, kind, (0, 0), _award(winner, 1), rule=self.cite(kind))
 
 
 class DealCourtsScoring:
@@ -195,13 +205,16 @@ class TensScoring:
 def make_scoring(options: Options):
     return {
         "courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
-        "deal-courts": DealCourtsScoring, "tens": TensScoring,
+        "deal-courts": DealCourtsScoring, "tens": TensScoring, "deals": DealsScoring,
     }[options.scoring](options)
 
 
-def next_dealer(dealer: int, callers: int, result: Result, court_kinds) -> tuple[int, str]:
+def next_dealer(options: Options, dealer: int, callers: int, result: Result, court_kinds) -> tuple[int, str]:
     """§8: defenders win -> the dealer's right; callers win -> same dealer, or the
-    dealer's partner after a court (Mendikot: after a whitewash). With the rule id."""
+    dealer's partner after a court (Mendikot: after a whitewash). With the rule id.
+    Under `dealer_rule: rotate` the deal passes to the right whatever the result."""
+    if options.dealer_rule == "rotate":
+        return (dealer + 1) % 4, "dealer.rotate"
     if result.winner != callers:
         return (dealer + 1) % 4, "dealer.defenders-win"
     if result.kind in court_kinds:

@@ -52,14 +52,17 @@ def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: 
     return DealRecord(dealer=dealer, events=tuple(events), hands=hands, trump=trump)
 
 
-def random_record(preset: str, options: Options, deals: int, rng: random.Random) -> Record:
-    """Several complete deals, each dealt by the previous one's rightful next dealer."""
+def random_record(preset: str, options: Options, deals: int, rng: random.Random,
+                  overrides: dict | None = None) -> Record:
+    """Several complete deals, each dealt by the previous one's rightful next dealer
+    (`options` are the preset's with `overrides`, which the record carries)."""
     from .match import adjudicate
 
-    record = Record(preset=preset, deals=())
+    overrides = overrides or {}
+    record = Record(preset=preset, options=overrides, deals=())
     dealer = rng.randrange(4)
     for _ in range(deals):
-        record = Record(preset=preset, deals=record.deals + (random_deal(options, dealer, rng),))
+        record = Record(preset=preset, options=overrides, deals=record.deals + (random_deal(options, dealer, rng),))
         verdict = adjudicate(record)
         if verdict["next"] is None:
             break

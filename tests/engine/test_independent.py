@@ -14,15 +14,16 @@ RANK = "23456789TJQKA"
 # Every preset, and band trump in each of its three reveal variants.
 GAMES = [(p, {}) for p in sorted(PRESETS)] + [
     ("mendikot", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")] + [
-    ("rr-single-sir", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")]
+    ("rr-single-sir", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")] + [
+    ("double-sir", {"pile_after_collect": "each_win"}), ("hidden-rung", {"pile_after_collect": "each_win"}),
+    ("court-piece", {"dealer_rule": "rotate"}), ("double-sir", {"scoring": "deals"})]
 games = st.sampled_from(GAMES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=150, deadline=None)
 
 
 def record_of(preset, options, deals, seed):
-    rec = random_record(preset, resolve(preset, options), deals, random.Random(seed))
-    return Record(preset=preset, options=options, deals=rec.deals)
+    return random_record(preset, resolve(preset, options), deals, random.Random(seed), options)
 
 
 def trump_from(deal: dict) -> tuple[str | None, int]:
@@ -46,16 +47,19 @@ def naive_winner(cards: list[dict], trump: str | None, from_event: int) -> int:
 def naive_pile(tricks: list[dict], options, trump_event: int) -> list[int | None]:
     """Who collects after each trick (team or None), from the trick winners alone."""
     out, pile_run = [], None  # pile_run: (seat, trick number, won after trumps were known)
+    hot = None  # each_win: the seat whose run has collected
     for t in tricks:
         n, seat = t["number"], t["winner"]
         win_event = next(c["event"] for c in t["cards"] if c["seat"] == seat)
         known = win_event >= trump_event
-        pair = pile_run is not None and pile_run[0] == seat and pile_run[2]
+        pair = pile_run is not None and pile_run[0] == seat and pile_run[2] or hot == seat
         allowed = n not in options.pile_no_collect_after and (n != 2 or options.pile_first_pair_collects)
         if n == 13 or (pair and allowed):
             out.append(seat % 2)
             pile_run = None  # a new pile and a new run
+            hot = seat if pair and options.pile_after_collect == "each_win" else None
         else:
+            hot = hot if hot == seat else None
             out.append(None)
             pile_run = (seat, n, known)
     return out
@@ -65,10 +69,12 @@ COURTS = {"courts": {"court", "goon_court", "bavney", "penalty_court"},
           "rr-courts": {"court", "goon_court", "bavney", "penalty_court"},
           "points": {"court", "goon_court", "bavney", "penalty_court"},
           "deal-courts": {"court", "kot", "sweep", "penalty_court"},
-          "tens": {"whitewash", "penalty_court"}}
+          "tens": {"whitewash", "penalty_court"}, "deals": {"court", "goon_court", "bavney", "penalty_court"}}
 
 
-def naive_next_dealer(dealer: int, result: dict, scoring: str) -> int:
+def naive_next_dealer(dealer: int, result: dict, scoring: str, rotate: bool = False) -> int:
+    if rotate:
+        return (dealer + 1) % 4      # dealer_rule rotate: one seat to the right, always
     callers = (dealer + 1) % 2
     if result["winner"] != callers:
         return (dealer + 1) % 4      # the dealer's team won: the next player deals
@@ -96,7 +102,8 @@ def test_trick_winners_pile_and_next_dealer_agree_with_naive_rules(game, seed, w
             assert [t["collected_by"] for t in deal["tricks"]] == naive_pile(deal["tricks"], options, from_event)
         else:
             assert all(t["collected_by"] == t["winner"] % 2 for t in deal["tricks"])
-        assert deal["next_dealer"] == naive_next_dealer(deal["dealer"], deal["result"], options.scoring)
+        assert deal["next_dealer"] == naive_next_dealer(deal["dealer"], deal["result"], options.scoring,
+                                                        options.dealer_rule == "rotate")
         if index + 1 < len(verdict["deals"]):
             assert verdict["deals"][index + 1]["violations"] == []  # so no wrong_dealer either
 
