@@ -110,6 +110,7 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
     if not c.obj(data, pointer, RECORD_FIELDS):
         return {}
     out: dict[str, Any] = {}
+    bidding = None  # unknown until the preset and options are
     preset = data.get("preset")
     if "preset" in data or not stored:
         if type(preset) is not str or preset not in PRESETS:
@@ -123,7 +124,7 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
     else:
         out["options"] = dict(options)
         if "preset" in out:
-            _options(c, out["preset"], options, f"{pointer}/options")
+            bidding = _options(c, out["preset"], options, f"{pointer}/options")
     if data.get("players") is not None:
         out["players"] = _players(c, data["players"], f"{pointer}/players")
     elif "players" in data:
@@ -135,17 +136,19 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
     elif type(data["deals"]) is not list:
         c.fail(f"{pointer}/deals", "must be a list")
     else:
-        out["deals"] = [_deal(c, d, f"{pointer}/deals/{i}") for i, d in enumerate(data["deals"])]
+        out["deals"] = [_deal(c, d, f"{pointer}/deals/{i}", bidding) for i, d in enumerate(data["deals"])]
     if "closed" in data and c.boolean(data["closed"], f"{pointer}/closed") is not None:
         out["closed"] = data["closed"]
     return out
 
 
-def _options(c: _Check, preset: str, options: dict, pointer: str) -> None:
+def _options(c: _Check, preset: str, options: dict, pointer: str) -> bool | None:
+    """Check the options; whether the game has bidding (None: the options are bad)."""
     try:
-        resolve(preset, options)
+        return resolve(preset, options).bidding
     except OptionError as exc:
         c.fail(f"{pointer}/{_escape(exc.option)}" if exc.option else pointer, str(exc))
+        return None
 
 
 def _players(c: _Check, players: Any, pointer: str) -> list | None:
@@ -157,18 +160,23 @@ def _players(c: _Check, players: Any, pointer: str) -> list | None:
 
 # -- a deal ---------------------------------------------------------------------------------
 
-DEAL_FIELDS = ("dealer", "hands", "trump", "events")
+DEAL_FIELDS = ("dealer", "hands", "trump", "events", "bid")
 
 
 def check_deal(data: Any, pointer: str = "") -> dict:
-    return _checked(_deal, data, pointer)
+    return _checked(_deal, data, pointer, None)
 
 
-def _deal(c: _Check, data: Any, pointer: str) -> dict:
+def _deal(c: _Check, data: Any, pointer: str, bidding: bool | None) -> dict:
+    """`bidding`: whether the game has bidding (None: not known here)."""
     if not c.obj(data, pointer, DEAL_FIELDS):
         return {}
     out: dict[str, Any] = {}
     c.required_seat(data, "dealer", pointer, out)
+    if data.get("bid") is not None or bidding:
+        out["bid"] = _bid(c, data.get("bid"), f"{pointer}/bid", bidding)
+    elif "bid" in data:
+        out["bid"] = None
     if data.get("hands") is not None:
         out["hands"] = _hands(c, data["hands"], f"{pointer}/hands")
     elif "hands" in data:
@@ -189,6 +197,28 @@ def _hands(c: _Check, hands: Any, pointer: str) -> list | None:
         return [[SPELLINGS[card].text for card in hand] for hand in hands]
     except (KeyError, TypeError):
         return [[c.card(card, f"{pointer}/{s}/{j}") for j, card in enumerate(hand)] for s, hand in enumerate(hands)]
+
+
+def _bid(c: _Check, data: Any, pointer: str, bidding: bool | None) -> dict | None:
+    """record.bid: the winning bid, in a game with bidding only."""
+    if bidding is False:
+        c.fail(pointer, "this game has no bidding (a bid goes with bid-penalty scoring, e.g. bid-double-sir)")
+        return None
+    if data is None:
+        c.fail(pointer, "required: a bidding game's deal records its winning bid {\"seat\": S, \"tricks\": N}")
+        return None
+    if not c.obj(data, pointer, ("seat", "tricks")):
+        return None
+    out: dict[str, Any] = {}
+    c.required_seat(data, "seat", pointer, out)
+    tricks = whole(data.get("tricks"))
+    if "tricks" not in data:
+        c.fail(f"{pointer}/tricks", "required")
+    elif tricks is None or not 7 <= tricks <= 13:
+        c.fail(f"{pointer}/tricks", f"must be a whole number 7..13; got {shown(data['tricks'])}")
+    else:
+        out["tricks"] = tricks
+    return out
 
 
 TRUMP_FIELDS = ("suit", "by", "hidden", "blind", "redeal")

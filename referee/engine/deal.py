@@ -8,7 +8,8 @@ from .collection import make_collection
 from .errors import RecordError
 from .hidden import HiddenTrumpRules
 from .options import Options
-from .record import PLAY, REVEAL, TAKE_BACK, Event, TrumpSpec
+from .pairs import DecidingPair
+from .record import PLAY, REVEAL, TAKE_BACK, Bid, Event, TrumpSpec
 from .scoring import Facts
 from .trick import CARD, EVENT, FACE_DOWN, SEAT, Play, Played, Trick, winning_play
 from .trump import Trump
@@ -23,10 +24,12 @@ class Deal(HiddenTrumpRules):
     last trick; `facts()` then says how the deal ended.
     """
 
-    def __init__(self, options: Options, dealer: int, hands=None, trump: TrumpSpec | None = None):
+    def __init__(self, options: Options, dealer: int, hands=None, trump: TrumpSpec | None = None,
+                 bid: Bid | None = None):
         self.options = options
         self.dealer = dealer
-        self.caller = caller_of(dealer)
+        self.bid = self._check_bid(bid)
+        self.caller = caller_of(dealer) if bid is None else bid.seat  # the bidder calls and leads (record.bid)
         self.callers = team_of(self.caller)
         self.violations: list[Violation] = []
         self.tricks: list[Trick] = []
@@ -52,6 +55,7 @@ class Deal(HiddenTrumpRules):
         self._unplayed: set[Card] = set(DECK) if hands is None else set()
         self._held: list[set[Card]] = self.hands if self.hands is not None else [self._unplayed] * 4
         self.trump = self._make_trump(trump or TrumpSpec())
+        self._pairs = DecidingPair(options, self.callers, self.trump.mode == "hidden") if options.deciding_pair else None
         self._set_aside = self.trump.card if self.trump.is_concealed_mode else None  # the face-down card
         self.leader = self.caller
         self.slots: list[Play | None] = [None, None, None, None]
@@ -86,6 +90,13 @@ class Deal(HiddenTrumpRules):
             raise RecordError("bad_hands", f"hands must hold the 52 cards once each; repeated: {', '.join(twice)}")
         self.dealt = hands
         return [set(h) for h in hands]
+
+    def _check_bid(self, bid: Bid | None) -> Bid | None:
+        if self.options.bidding and bid is None:
+            raise RecordError("bad_bid", "a bidding game's deal records its winning bid: {\"bid\": {\"seat\": S, \"tricks\": N}}")
+        if bid is not None and not self.options.bidding:
+            raise RecordError("bad_bid", "this game has no bidding: a deal records no bid")
+        return bid
 
     def _bad_trump(self, message: str):
         return RecordError("bad_trump", message)
@@ -142,6 +153,11 @@ class Deal(HiddenTrumpRules):
 
     def _check_caller(self, by: int | None) -> None:
         if by is None or by == self.caller:
+            return
+        if self.bid is not None:
+            v = Violation("wrong_caller", by, f"trump was called by seat {by}, but the bidder, seat {self.caller}, names trump")
+            v.extra_rules = ("record.bid",)
+            self.violations.append(v)
             return
         if by == partner(self.caller) and self.options.pass_once:
             return
@@ -228,7 +244,7 @@ class Deal(HiddenTrumpRules):
             follow = [c for c in hand if c.suit == self.led]
             if follow:
                 return follow
-        obliged = seat in (self.asker, self.must_trump) or (trump.is_hidden and trump.must_trump_on_void)
+        obliged = seat in (self.asker, self.must_trump) or (trump.is_hidden and trump.must_trump_on_void) or self._opponent_reveals(seat)
         suit = trump.suit or trump._secret
         trumps = [c for c in hand if c.suit == suit] if obliged else []
         return sorted(trumps or hand)
@@ -516,7 +532,7 @@ class Deal(HiddenTrumpRules):
                                                  collection.pile, taken, self.trick_reveal, self.trick_trump_set,
                                                  collection.rule)))
         self._trick_ends.append(last_event)
-        self._check_end(number, seat)
+        self._check_end(number, seat, card)
         # the next trick, led by this one's winner
         self.leader = seat
         self.slots = [None, None, None, None]
@@ -540,10 +556,15 @@ class Deal(HiddenTrumpRules):
             return trump.revealed is not None and win[EVENT] >= trump.revealed["event"]
         return True
 
-    def _check_end(self, number: int, winner: int) -> None:
+    def _check_end(self, number: int, winner: int, card: Card) -> None:
         won = self.tricks_won
         end = self._end
-        if number == 13:
+        if end == "pair":  # Band Rang: the first deciding pair, or trick 13's fallback
+            revealed = self.trump.revealed["trick"] if self.trump.revealed else None
+            self.ended = self._pairs.on_trick(number, winner, card.is_ace, revealed)
+            if self._pairs.rule:
+                self.tricks[-1] = self.tricks[-1]._replace(rule=self._pairs.rule)
+        elif number == 13:
             self.ended = True
         elif self.play_all:
             return
@@ -556,6 +577,9 @@ class Deal(HiddenTrumpRules):
                 self.ended = not self.court_made
         elif end == "pile":
             self.ended = min(won) >= 1 and max(won) >= 7
+        elif end == "bid":  # made, or out of reach (end.bid)
+            n = self.bid.tricks
+            self.ended = won[self.callers] >= n or won[1 - self.callers] >= 14 - n
         elif self._piles:
             # R-30: thirteen-trick pile games: a team collecting 7 before the other collects any
             if self.first_seven is None and max(won) >= 7 and min(won) == 0:
@@ -594,7 +618,9 @@ class Deal(HiddenTrumpRules):
         sweep = 0 if won == (13, 0) else 1 if won == (0, 13) else None
         return Facts(callers=self.callers, tricks=won, first_seven=self.first_seven, sweep=sweep,
                      penalty=None if penalty is None else 1 - team_of(penalty.seat),
-                     tens=tuple(self.tens_won))
+                     tens=tuple(self.tens_won), bid=None if self.bid is None else self.bid.tricks,
+                     decided=None if self._pairs is None or self._pairs.kind is None
+                     else (self._pairs.winner, self._pairs.kind, self._pairs.pair))
 
     def won_until(self, penalty: Violation | None) -> tuple[int, int]:
         if penalty is None:

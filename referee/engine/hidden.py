@@ -85,6 +85,10 @@ class HiddenTrumpRules:
            otherwise `hidden_card_played` (R-13, R-23)."""
         trump = self.trump
         hidden_card = card is self._set_aside
+        if k > 0 and self._opponent_reveals(seat) and card.suit != self.led:
+            self._reveal_trump(seat, i, "opponent_void")
+            self.must_trump = seat
+            return
         if k > 0 and trump.reveals_on_void:
             if face_down or card.suit != self.led:
                 self._reveal_trump(seat, i, "void")
@@ -96,6 +100,12 @@ class HiddenTrumpRules:
                 return
         if hidden_card:
             self._hidden_card_played(seat, card, i)
+
+    def _opponent_reveals(self, seat: int) -> bool:
+        """Band Rang's hidden form: a show-out by an opponent of the caller turns the trump up
+        just before it, and they must trump (trump.hidden.opponent)."""
+        return (self.options.deciding_pair and self.trump.mode == "hidden" and self.trump.is_hidden
+                and seat & 1 != self.callers)
 
     def _follow_with_hidden(self, seat: int, card: Card, i: int) -> None:
         """R-23: the caller follows suit with the face-down card. Legal if it was their only

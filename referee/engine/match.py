@@ -53,9 +53,11 @@ class Match:
     def _check_target(self, team: int) -> None:
         target = self.options.target
         totals = self.points if self.options.target_is_points else self.courts
+        if self.options.bidding:  # penalty points: the team that reaches the target loses
+            team = 0 if self.points[0] >= self.points[1] else 1
         if target is not None and self.winner is None and totals[team] >= target:
-            self.winner = team
-            self.rule = ["match.target"]
+            self.winner = 1 - team if self.options.bidding else team
+            self.rule = ["match.target", "score.bid-penalty"] if self.options.bidding else ["match.target"]
 
     @property
     def finished(self) -> bool:
@@ -67,7 +69,7 @@ class Match:
             return
         self.closed = True
         totals = self.points if self.options.target_is_points else self.courts
-        self.winner = None if totals[0] == totals[1] else int(totals[1] > totals[0])
+        self.winner = None if totals[0] == totals[1] else int((totals[1] > totals[0]) != self.options.bidding)
         self.rule = ["match.closed", "R-26"]
 
     def as_dict(self) -> dict:
@@ -83,7 +85,7 @@ class Match:
 def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordError | None]:
     """Replay one deal up to its first record error."""
     try:
-        deal = Deal(options, rec.dealer, rec.hands, rec.trump)
+        deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
     except RecordError as exc:
         return None, exc
     error = None
@@ -94,7 +96,7 @@ def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordE
     if error is not None and error.code == "illegal_play":
         # R-3: under `reject` the illegal play is refused, so the deal stops just before it
         # (it may have been proven only by a later play: replay the events before it).
-        deal = Deal(options, rec.dealer, rec.hands, rec.trump)
+        deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
         deal.push_all(rec.events[:error.event])
     if error is None or deal.is_complete:
         deal.finish()
@@ -155,6 +157,8 @@ class DealVerdict:
             "next_dealer": self.next_dealer,
             "next_dealer_rule": self.next_dealer_rule,
         }
+        if deal.bid is not None:
+            report["bid"] = deal.bid._asdict()
         if deal.hands is None:
             report["unproven"] = [u for u in deal.unproven() if penalty is None or u["trick"] <= penalty.trick]
         if penalty is not None:
@@ -266,7 +270,8 @@ def _next(match: Match, deals: list[DealVerdict], last: Deal | None, expected: i
     if deals and deals[-1].status == "in_progress" and last is not None:
         return _next_in_deal(len(deals) - 1, last)
     dealer = expected if deals else None
-    return {"deal": len(deals), "dealer": dealer, "caller": caller_of(dealer) if dealer is not None else None,
+    caller = None if dealer is None or match.options.bidding else caller_of(dealer)  # bidding: the bid decides
+    return {"deal": len(deals), "dealer": dealer, "caller": caller,
             "trick": None, "to_play": None, "legal": None}
 
 

@@ -10,7 +10,7 @@ from .errors import OptionError, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 COLLECTIONS = ("immediate", "pile")
-SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals")
+SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
 PILE_AFTER_COLLECT = ("new_run", "each_win")
@@ -41,17 +41,29 @@ class Options:
     defenders_double: bool = False
     pile_after_collect: str = "new_run"
     dealer_rule: str = "result"
+    deciding_pair: bool = False
+    deciding_pair_ace_rule: bool = False
 
     @property
     def end(self) -> str:
-        """How a deal ends: derived from scoring and collection (end.seven, end.pile, end.thirteen)."""
+        """How a deal ends: derived from scoring and collection (end.seven, end.pile, end.thirteen,
+        end.bid), or Band Rang's first deciding pair (end.deciding-pair)."""
+        if self.deciding_pair:
+            return "pair"
         if self.scoring in ("deal-courts", "tens"):
             return "thirteen"
+        if self.bidding:
+            return "bid"
         return "pile" if self.collection == "pile" else "seven"
 
     @property
+    def bidding(self) -> bool:
+        """Each deal records its winning bid (record.bid): the bid-penalty game."""
+        return self.scoring == "bid-penalty"
+
+    @property
     def target_is_points(self) -> bool:
-        return self.scoring in ("points", "tens", "deals")
+        return self.scoring in ("points", "tens", "deals", "bid-penalty")
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -76,6 +88,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     "mendikot": dict(trump="first_void", scoring="tens", target=5),
     "dehla-pakad": dict(trump="first_void", collection="pile", scoring="tens", target=5),
     "seven-courts": dict(scoring="deal-courts", target=7),
+    "bid-double-sir": dict(collection="pile", pile_after_collect="each_win", scoring="bid-penalty", target=53,
+                           dealer_rule="rotate"),
+    "band-rang": dict(deciding_pair=True, deciding_pair_ace_rule=True, scoring="deals"),
 }
 
 CHOICES = {

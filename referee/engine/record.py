@@ -40,11 +40,18 @@ class TrumpSpec(NamedTuple):
 _NO_TRUMP = TrumpSpec()
 
 
+class Bid(NamedTuple):
+    """A bidding game's winning bid: the bidder and the tricks they bid (record.bid)."""
+    seat: int
+    tricks: int
+
+
 class DealRecord(NamedTuple):
     dealer: int
     events: tuple[Event, ...] = ()
     hands: tuple[tuple[Card, ...], ...] | None = None
     trump: TrumpSpec = _NO_TRUMP
+    bid: Bid | None = None
 
 
 @dataclass(frozen=True)
@@ -197,4 +204,12 @@ def _deal(data: Any, pointer: str) -> DealRecord:
         _events(events, pointer + "/events"),
         _hands(data.get("hands"), pointer + "/hands"),
         _trump(trump, pointer + "/trump") if trump is not None else _NO_TRUMP,
+        _bid(data["bid"], pointer + "/bid") if data.get("bid") is not None else None,
     )
+
+
+def _bid(data: Any, pointer: str) -> Bid:
+    _require(isinstance(data, dict), pointer, "must be an object")
+    tricks = data.get("tricks")
+    _require(type(tricks) is int and 7 <= tricks <= 13, pointer + "/tricks", "must be a whole number 7..13")
+    return Bid(_seat(data.get("seat"), pointer + "/seat"), tricks)

@@ -17,6 +17,8 @@ class Facts(NamedTuple):
     sweep: int | None = None        # team that took all 13
     penalty: int | None = None      # offended team of an R-1 penalty
     tens: tuple[int, int] = (0, 0)
+    bid: int | None = None          # the tricks the callers bid (record.bid)
+    decided: tuple | None = None    # Band Rang: (team, kind, pair) of end.deciding-pair
 
 
 class Result(NamedTuple):
@@ -27,6 +29,7 @@ class Result(NamedTuple):
     streak_court: bool = False
     tens: tuple[int, int] | None = None
     rule: tuple[str, ...] = ()  # the rulebook ids that decided kind, courts and points
+    pair: list[int] | None = None  # Band Rang: the deciding pair's trick numbers
 
     def as_dict(self) -> dict:
         data = {
@@ -35,6 +38,8 @@ class Result(NamedTuple):
         }
         if self.tens is not None:
             data["tens"] = list(self.tens)
+        if self.pair is not None:
+            data["pair"] = self.pair
         data["rule"] = list(self.rule)
         return data
 
@@ -42,7 +47,7 @@ class Result(NamedTuple):
         c, p = list(self.courts), list(self.points)
         c[self.winner] += courts
         p[self.winner] += points
-        return Result(self.winner, self.kind, tuple(c), tuple(p), True, self.tens, self.rule + ("streak.seven",))
+        return self._replace(courts=tuple(c), points=tuple(p), streak_court=True, rule=self.rule + ("streak.seven",))
 
     def citing(self, *rules: str) -> "Result":
         return self._replace(rule=tuple(dict.fromkeys(rules)))
@@ -53,12 +58,14 @@ KIND_RULES = {
     "win": ("end.seven",), "court": ("end.court",), "goon_court": ("end.court",),
     "bavney": ("end.bavney", "R-24"), "penalty_court": ("revoke.penalty", "R-1"),
     "sweep": ("R-17",), "kot": ("R-17",), "mendi": ("mendikot.tens",), "mendikot": ("mendikot.tens",),
-    "whitewash": ("mendikot.tens",),
+    "whitewash": ("mendikot.tens",), "bid_made": ("end.bid",), "bid_failed": ("end.bid",),
+    "deciding_pair": ("end.deciding-pair",), "no_pair": ("end.deciding-pair",), "last_trick": ("end.deciding-pair",),
 }
 
 
 SCORING_RULES = {"courts": "score.courts", "rr-courts": "score.rr-courts", "points": "score.points",
-                 "deal-courts": "score.deal-courts", "tens": "score.tens", "deals": "score.deals"}
+                 "deal-courts": "score.deal-courts", "tens": "score.tens", "deals": "score.deals",
+                 "bid-penalty": "score.bid-penalty"}
 
 
 def _award(team: int, value: int) -> tuple[int, int]:
@@ -133,8 +140,35 @@ class DealsScoring(CourtsScoring):
     has_streaks = False
 
     def score(self, facts: Facts) -> Result:
-        winner, kind = self.kind(facts)
-        return Result(winner, kind, (0, 0), _award(winner, 1), rule=self.cite(kind))
+        if facts.decided is not None and facts.penalty is None:
+            winner, kind, pair = facts.decided
+        else:
+            (winner, kind), pair = self.kind(facts), None
+        return Result(winner, kind, (0, 0), _award(winner, 1), rule=self.cite(kind), pair=pair)
+
+
+class BidPenaltyScoring:
+    """`bid-penalty`: made, the other team gets the bid in penalty points; failed, the bidders
+    twice the bid (score.bid-penalty). A revoke penalty makes or breaks the bid for the
+    offended team (R-1)."""
+
+    court_kinds: frozenset = frozenset()
+    has_streaks = False
+    dealer_rules = ("dealer.next",)
+
+    def __init__(self, options: Options):
+        self.o = options
+
+    def score(self, facts: Facts) -> Result:
+        callers, n = facts.callers, facts.bid
+        if facts.penalty is not None:
+            made, kind, why = facts.penalty == callers, "penalty_court", ("revoke.penalty", "R-1")
+        else:
+            made = facts.tricks[callers] >= n
+            kind, why = "bid_made" if made else "bid_failed", KIND_RULES["bid_made"]
+        winner = callers if made else 1 - callers
+        points = _award(1 - callers, n) if made else _award(callers, 2 * n)
+        return Result(winner, kind, (0, 0), points, rule=why + ("score.bid-penalty",))
 
 
 class DealCourtsScoring:
@@ -206,6 +240,7 @@ def make_scoring(options: Options):
     return {
         "courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
         "deal-courts": DealCourtsScoring, "tens": TensScoring, "deals": DealsScoring,
+        "bid-penalty": BidPenaltyScoring,
     }[options.scoring](options)
 
 

@@ -6,7 +6,7 @@ import random
 from .cards import DECK, caller_of
 from .deal import Deal
 from .options import Options
-from .record import PLAY, REVEAL, DealRecord, Event, Record, TrumpSpec
+from .record import PLAY, REVEAL, Bid, DealRecord, Event, Record, TrumpSpec
 
 
 def deal_hands(rng: random.Random) -> tuple[tuple, ...]:
@@ -15,8 +15,8 @@ def deal_hands(rng: random.Random) -> tuple[tuple, ...]:
     return tuple(tuple(cards[s * 13:(s + 1) * 13]) for s in range(4))
 
 
-def choose_trump(options: Options, dealer: int, hands, rng: random.Random) -> TrumpSpec:
-    caller = caller_of(dealer)
+def choose_trump(options: Options, dealer: int, hands, rng: random.Random, bid: Bid | None = None) -> TrumpSpec:
+    caller = caller_of(dealer) if bid is None else bid.seat
     mode = options.trump
     if mode == "first_void":
         return TrumpSpec()
@@ -24,7 +24,7 @@ def choose_trump(options: Options, dealer: int, hands, rng: random.Random) -> Tr
         return TrumpSpec(hidden=rng.choice(hands[caller][:5]))
     if mode in ("blind", "random"):
         return TrumpSpec(blind=rng.choice(hands[caller][5:]))
-    return TrumpSpec(suit=rng.choice(hands[caller][:5]).suit)
+    return TrumpSpec(suit=rng.choice(hands[caller][:5]).suit, by=None if bid is None else bid.seat)
 
 
 def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: float = 0.3,
@@ -32,8 +32,9 @@ def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: 
     """A deal of random play until the deal is over (or `stop_after` events): legal,
     except that with `illegal_rate` a player plays any card they hold."""
     hands = deal_hands(rng)
-    trump = choose_trump(options, dealer, hands, rng)
-    deal = Deal(options, dealer, hands, trump)
+    bid = Bid(rng.randrange(4), rng.randint(7, 13)) if options.bidding else None
+    trump = choose_trump(options, dealer, hands, rng, bid)
+    deal = Deal(options, dealer, hands, trump, bid)
     events: list[Event] = []
     while not deal.is_over and (stop_after is None or len(events) < stop_after):
         if deal.filled == 4:
@@ -49,7 +50,7 @@ def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: 
             event = Event(seat, PLAY, rng.choice(choices))
         deal.push(event)
         events.append(event)
-    return DealRecord(dealer=dealer, events=tuple(events), hands=hands, trump=trump)
+    return DealRecord(dealer=dealer, events=tuple(events), hands=hands, trump=trump, bid=bid)
 
 
 def random_record(preset: str, options: Options, deals: int, rng: random.Random,

@@ -12,6 +12,7 @@ REVEAL_RULES = {
     "followed": ["trump.band", "R-23"],
     "played": ["trump.hidden.card", "R-13"],
     "last_card": ["trump.hidden.card", "R-6"],
+    "opponent_void": ["trump.hidden.opponent"],
 }
 
 

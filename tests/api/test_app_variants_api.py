@@ -39,3 +39,60 @@ def test_the_options_are_accepted_and_judged(client):
     assert [t["collected"] for t in d["tricks"]][:3] == [0, 2, 1]
     assert d["result"]["points"] == [0, 1] and d["next_dealer_rule"] == ["dealer.rotate"]
     assert v["next"]["dealer"] == 1
+
+
+# -- bid-double-sir ---------------------------------------------------------------------------------
+
+def bid_record(bid, preset="bid-double-sir"):
+    d = won_by(0, [1] * 7)
+    if bid is not ...:
+        d["bid"] = bid
+    return {"preset": preset, "deals": [d]}
+
+
+@pytest.mark.parametrize("bid, preset, pointer", [
+    ({"seat": 1, "tricks": 6}, "bid-double-sir", "/deals/0/bid/tricks"),
+    ({"seat": 1, "tricks": 14}, "bid-double-sir", "/deals/0/bid/tricks"),
+    ({"seat": 1, "tricks": 7.5}, "bid-double-sir", "/deals/0/bid/tricks"),
+    ({"seat": 4, "tricks": 7}, "bid-double-sir", "/deals/0/bid/seat"),
+    ({"seat": 1}, "bid-double-sir", "/deals/0/bid/tricks"),
+    ({"seat": 1, "tricks": 7, "by": 2}, "bid-double-sir", "/deals/0/bid/by"),
+    ("7", "bid-double-sir", "/deals/0/bid"),
+    (..., "bid-double-sir", "/deals/0/bid"),
+    ({"seat": 1, "tricks": 7}, "double-sir", "/deals/0/bid"),
+    ({"seat": 1, "tricks": 7}, "court-piece", "/deals/0/bid"),
+])
+def test_a_bad_bid_is_a_422_naming_its_pointer(client, bid, preset, pointer):
+    r = post(client, bid_record(bid, preset))
+    assert r.status_code == 422
+    assert [e["pointer"] for e in r.get_json()["errors"]] == [pointer]
+
+
+def test_a_bid_game_is_judged_and_the_bid_comes_back(client):
+    body = bid_record({"seat": 1, "tricks": 7.0})
+    body["deals"][0]["trump"]["by"] = 1
+    v = post(client, body).get_json()
+    assert v["valid"] and v["deals"][0]["bid"] == {"seat": 1, "tricks": 7}
+    assert v["deals"][0]["result"]["kind"] == "bid_made" and v["deals"][0]["result"]["points"] == [7, 0]
+    assert v["next"]["dealer"] == 1 and v["next"]["caller"] is None
+    assert "bid-double-sir" in {p["name"] for p in client.get("/v1/presets").get_json()["presets"]}
+
+
+def test_the_page_shows_the_bid_with_the_trump(client):
+    body = bid_record({"seat": 1, "tricks": 7})
+    page = client.post("/check", data={"record": json.dumps(body)}).get_data(as_text=True)
+    assert "bid 7 tricks, named trump and led" in page and 'href="/rules#record.bid"' in page
+
+
+def test_the_page_marks_the_deciding_pair(client):
+    body = {"preset": "band-rang", "deals": [won_by(0, [1, 3, 0, 0, 0])]}
+    page = client.post("/check", data={"record": json.dumps(body)}).get_data(as_text=True)
+    assert page.count('class="trick deciding"') == 2 and "won tricks 4 and 5" in page
+    assert "won with an ace, so the pair waited" in page and 'href="/rules#end.deciding-pair-ace"' in page
+    assert "collected" not in page.split("<h3>Tricks</h3>")[1].split("</ol>\n\n")[0]
+
+
+@pytest.mark.parametrize("name, value", [("deciding_pair", "yes"), ("deciding_pair_ace_rule", 1)])
+def test_a_bad_band_rang_option_is_a_422(client, name, value):
+    r = post(client, {"preset": "band-rang", "options": {name: value}, "deals": []})
+    assert r.status_code == 422 and [e["pointer"] for e in r.get_json()["errors"]] == [f"/options/{name}"]

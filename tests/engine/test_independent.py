@@ -16,7 +16,8 @@ GAMES = [(p, {}) for p in sorted(PRESETS)] + [
     ("mendikot", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")] + [
     ("rr-single-sir", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")] + [
     ("double-sir", {"pile_after_collect": "each_win"}), ("hidden-rung", {"pile_after_collect": "each_win"}),
-    ("court-piece", {"dealer_rule": "rotate"}), ("double-sir", {"scoring": "deals"})]
+    ("court-piece", {"dealer_rule": "rotate"}), ("double-sir", {"scoring": "deals"}),
+    ("band-rang", {"trump": "hidden"})]
 games = st.sampled_from(GAMES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=150, deadline=None)

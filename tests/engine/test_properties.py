@@ -54,12 +54,14 @@ def test_random_legal_games_are_valid_and_consistent(preset, seed):
         assert [t["number"] for t in deal["tricks"]] == list(range(1, len(deal["tricks"]) + 1))
         for before, after in zip(deal["tricks"], deal["tricks"][1:]):
             assert after["leader"] == before["winner"]
-        assert deal["tricks"][0]["leader"] == deal["caller"] == (deal["dealer"] + 1) % 4
+        bidder = deal.get("bid", {}).get("seat")  # bidding games: the bidder calls and leads
+        assert deal["tricks"][0]["leader"] == deal["caller"] == (bidder if bidder is not None else (deal["dealer"] + 1) % 4)
         result = deal["result"]
         if "tens" in result:
             assert sum(result["tens"]) == 4  # every ten is accounted for
         _check_trumps(deal)
-        if result["kind"] not in ("mendi", "mendikot", "penalty_court"):
+        if result["kind"] not in ("mendi", "mendikot", "penalty_court", "bid_made", "bid_failed", "deciding_pair",
+                                  "no_pair", "last_trick"):
             assert deal["tricks_won"][result["winner"]] >= 7
         for team in (0, 1):
             courts[team] += result["courts"][team]
@@ -77,6 +79,17 @@ def test_the_deal_ends_exactly_when_the_rules_say(preset, seed):
     won = deal["tricks_won"]
     if options.end == "thirteen":
         assert n == 13
+    elif options.end == "pair":  # the first deciding pair, or trick 13 (end.deciding-pair)
+        assert n == 13 or deal["result"]["pair"] == [n - 1, n]
+        if n < 13:
+            shorter = adjudicate(_cut(record, 4 * (n - 1)))["deals"][0]
+            assert shorter["status"] == "in_progress"
+    elif options.end == "bid":  # made or out of reach, and not one trick earlier (end.bid)
+        bid, bidders = deal["bid"]["tricks"], deal["caller"] % 2
+        assert won[bidders] >= bid or won[1 - bidders] >= 14 - bid
+        if n < 13:
+            shorter = adjudicate(_cut(record, 4 * (n - 1)))["deals"][0]
+            assert shorter["status"] == "in_progress"
     elif options.end == "pile":
         assert n == 13 or (max(won) >= 7 and min(won) >= 1)
         # not one trick earlier: replay the prefix
@@ -158,7 +171,7 @@ def test_random_illegal_plays_end_the_deal_at_the_first_uncorrected_one(preset, 
 
 
 def _replayed(options, rec, one_by_one: bool):
-    deal = Deal(options, rec.dealer, rec.hands, rec.trump)
+    deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
     error = None
     try:
         if one_by_one:

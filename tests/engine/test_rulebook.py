@@ -56,7 +56,8 @@ def test_every_code_and_kind_maps_to_rules_that_exist(table):
 
 def test_every_scoring_system_and_result_kind_is_covered():
     assert set(SCORING_RULES) == set(SCORINGS)
-    kinds = {"win", "court", "goon_court", "bavney", "penalty_court", "sweep", "kot", "mendi", "mendikot", "whitewash"}
+    kinds = {"win", "court", "goon_court", "bavney", "penalty_court", "sweep", "kot", "mendi", "mendikot", "whitewash",
+             "bid_made", "bid_failed", "deciding_pair", "no_pair", "last_trick"}
     assert set(KIND_RULES) == kinds
 
 
