@@ -68,7 +68,7 @@ class Deal(HiddenTrumpRules):
         new.violations, new.tricks, new.slots = list(self.violations), list(self.tricks), list(self.slots)
         new.tricks_won, new.tens_won, new._trick_ends = list(self.tricks_won), list(self.tens_won), list(self._trick_ends)
         new._pending = [list(p) for p in self._pending]
-        new.collection, new.trump = copy.copy(self.collection), copy.copy(self.trump)
+        new.collection, new.trump, new._pairs = copy.copy(self.collection), copy.copy(self.trump), copy.copy(self._pairs)
         if self.hands is None:
             new._unplayed = set(self._unplayed)
             new._held = [new._unplayed] * 4
@@ -556,13 +556,15 @@ class Deal(HiddenTrumpRules):
             return trump.revealed is not None and win[EVENT] >= trump.revealed["event"]
         return True
 
-    def _check_end(self, number: int, winner: int, card: Card) -> None:
+    def _check_end(self, number: int, winner: int, card: Card | None = None) -> None:
+        """Has the deal ended with this trick? (`card`, the winning card, for end.deciding-pair)"""
         won = self.tricks_won
         end = self._end
         if end == "pair":  # Band Rang: the first deciding pair, or trick 13's fallback
             revealed = self.trump.revealed["trick"] if self.trump.revealed else None
-            self.ended = self._pairs.on_trick(number, winner, card.is_ace, revealed)
-            if self._pairs.rule:
+            decided = self._pairs.kind is None and self._pairs.on_trick(number, winner, card.is_ace, revealed)
+            self.ended = number == 13 or decided and not self.play_all  # the solver's play_all plays on
+            if self._pairs.rule and (decided or self._pairs.kind is None):
                 self.tricks[-1] = self.tricks[-1]._replace(rule=self._pairs.rule)
         elif number == 13:
             self.ended = True

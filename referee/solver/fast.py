@@ -34,6 +34,7 @@ class _Tally:
 
     def __init__(self, deal: Deal):
         self.options, self._end, self._piles, self.callers = deal.options, deal._end, deal._piles, deal.callers
+        self.bid, self._pairs = deal.bid, None  # deciding-pair games never reach the fast search
         self.tricks_won, self.tens_won = list(deal.tricks_won), list(deal.tens_won)
         self.first_seven, self.play_on, self.play_all = deal.first_seven, deal.play_on, deal.play_all
         self.ended, self.court_made = deal.ended, deal.court_made

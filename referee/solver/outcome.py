@@ -39,6 +39,7 @@ class Scorer:
     def __init__(self, options: Options, team: int):
         self.scoring = make_scoring(options)
         self.by_points = options.target_is_points
+        self.penalties = options.bidding  # bid-penalty: points given to a team count against it
         self.team = team
         self._memo: dict = {}
 
@@ -57,4 +58,5 @@ class Scorer:
     def encode_result(self, result: Result, won) -> int:
         t = self.team
         given = result.points if self.by_points else result.courts
-        return encode(given[t] - given[1 - t], result.winner == t, won[t])
+        margin = given[t] - given[1 - t]
+        return encode(-margin if self.penalties else margin, result.winner == t, won[t])

@@ -34,7 +34,10 @@ def outcome(deal, team):
     """§13's order, from `team`'s side: (margin, won, tricks)."""
     result = make_scoring(deal.options).score(deal.facts(None))
     given = result.points if deal.options.target_is_points else result.courts
-    return (given[team] - given[1 - team], result.winner == team, deal.tricks_won[team])
+    margin = given[team] - given[1 - team]
+    if deal.options.bidding:  # penalty points: what a team is given counts against it
+        margin = -margin
+    return (margin, result.winner == team, deal.tricks_won[team])
 
 
 def value(deal, objective, team):

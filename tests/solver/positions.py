@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from referee.engine import Deal, resolve
-from referee.engine.record import PLAY, REVEAL, Event
+from referee.engine.record import PLAY, REVEAL, Bid, Event
 from referee.engine.simulate import choose_trump, deal_hands
 
 
@@ -16,7 +16,8 @@ def random_position(preset: str, rng: random.Random, tricks_left: int, in_trick:
     options = options or resolve(preset)
     hands = deal_hands(rng)
     dealer = rng.randrange(4)
-    deal = Deal(options, dealer, hands, trump or choose_trump(options, dealer, hands, rng))
+    bid = Bid(rng.randrange(4), rng.randint(7, 13)) if options.bidding else None
+    deal = Deal(options, dealer, hands, trump or choose_trump(options, dealer, hands, rng, bid), bid)
     target = (13 - tricks_left) * 4 + in_trick
     plays = 0
     while plays < target:

@@ -36,6 +36,13 @@ GROUPS = [
     ("mendikot", {"trump": "band", "band_reveal": "ask"}, 0.1),
     ("dehla-pakad", {}, 0.3),
     ("dehla-pakad", {"trump": "band", "band_reveal": "ask"}, 0.1),
+    ("court-piece", {"scoring": "deals"}, 0.3),
+    ("double-sir", {"pile_after_collect": "each_win"}, 0.3),
+    ("double-sir", {"scoring": "bid-penalty"}, 0.3),
+    ("bid-double-sir", {}, 0.3),
+    ("band-rang", {}, 0.3),
+    ("band-rang", {"trump": "hidden"}, 0.0),
+    ("band-rang", {"trump": "hidden"}, 0.15),
 ]
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True)
 
