@@ -31,6 +31,8 @@ class HiddenTrumpRules:
         seat = self.to_play
         if seat is None or not self.trump.is_hidden:
             return False
+        if self.options.deciding_pair and seat & 1 == self.callers:
+            return False  # Band Rang: only an opponent's show-out shows it (trump.hidden.opponent)
         if self.position == 0:
             return seat == self.caller
         return self.hands is None or self._holds(seat, self.led, self._excluded(seat)) is None
@@ -59,6 +61,9 @@ class HiddenTrumpRules:
         if not trump.is_hidden:
             raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
         k = self._check_turn(seat, i, lambda: "reveals the trump")
+        if self.options.deciding_pair and seat & 1 == self.callers:
+            raise RecordError("bad_reveal", f"seat {seat} reveals the trump, but in Band Rang only an opponent "
+                              "of the caller who cannot follow shows it", i)
         if k == 0:
             if seat != self.caller:
                 raise RecordError("bad_reveal", f"seat {seat} reveals on lead, but only the caller (seat {self.caller}) may show the trump on their own lead", i)

@@ -476,3 +476,13 @@ def test_band_rang_random_games_have_exactly_one_winner(overrides, seed):
             assert n == 13 and r["kind"] == ("last_trick" if overrides.get("trump") else "no_pair")
             assert r["winner"] == (d["tricks"][12]["winning_team"] if overrides.get("trump") else d["caller"] % 2)
     assert sum(v["match"]["points"]) == len(v["deals"])
+
+
+def test_hidden_the_callers_cannot_show_the_trump():
+    """Only an opponent's show-out shows it: the caller on lead, or the partner, revealing is bad_reveal."""
+    v = verdict("band-rang", [hidden_deal("1:? 1:AS")], **HIDDEN)
+    assert [(e["code"], e["event"]) for e in v["errors"]] == [("bad_reveal", 0)]
+    v = verdict("band-rang", [hidden_deal("1:AH 2:KH 3:?")], **HIDDEN)
+    assert [(e["code"], e["event"]) for e in v["errors"]] == [("bad_reveal", 2)]
+    assert verdict("band-rang", [hidden_deal("1:AH")], **HIDDEN)["next"]["reveal"] is True  # seat 2, an opponent
+    assert verdict("band-rang", [hidden_deal("1:AH 2:KH")], **HIDDEN)["next"]["reveal"] is False  # seat 3, a caller
