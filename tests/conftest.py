@@ -47,10 +47,14 @@ def _fresh_database(backend: str, request, tmp_path) -> str:
         path = tmp_path / "referee.db"
         shutil.copy(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
-    server = request.getfixturevalue("pg_server")
+    return pg_database(request.getfixturevalue("pg_server"))
+
+
+def pg_database(server, template: str | None = "template_referee") -> str:
+    """A new database on the test server: migrated (a copy of the template), or empty."""
     name = "t_" + uuid.uuid4().hex[:12]
     with psycopg.connect(server.url(), autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE template_referee")
+        conn.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {template}" if template else ""))
     return server.url(name)
 
 

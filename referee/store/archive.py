@@ -6,11 +6,13 @@ from sqlalchemy import select
 
 from referee.engine.errors import shown
 
+from . import limits
 from .db import Database
 from .errors import NotFound
 from .ids import new_id
-from .matches import by_external_id, head_of, judge, record_for, status_of
-from .models import Match, Revision, Tournament, utcnow
+from .history import add_revision, history
+from .matches import by_external_id, judge, record_for, status_of
+from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
 from .views import MatchView, iso, summary, tournament_settings
@@ -22,7 +24,7 @@ class Archive:
     def export(self, tid: str | None):
         """JSON-ready lines: per tournament its settings, then each of its matches with its
         external id, every revision's record and the current verdict; oldest first."""
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
             if tid is not None:
                 stmt = stmt.where(Tournament.id == tid)
@@ -34,12 +36,9 @@ class Archive:
                 matches = s.scalars(select(Match).where(Match.tournament_id == t.id)
                                     .order_by(Match.created_at, Match.id)).all()
                 for m in matches:
-                    revisions = s.scalars(select(Revision).where(Revision.match_id == m.id)
-                                          .order_by(Revision.number)).all()
-                    yield {"kind": "match", **summary(m, revisions[-1]), "record": revisions[-1].record,
-                           "verdict": revisions[-1].verdict,
+                    yield {"kind": "match", **summary(m), "record": m.record, "verdict": m.verdict,
                            "revisions": [{"number": r.number, "kind": r.kind, "reason": r.reason,
-                                          "created_at": iso(r.created_at), "record": r.record} for r in revisions]}
+                                          "created_at": iso(r.created_at), "record": r.record} for r in history(s, m)]}
 
     def restore_match(self, tid: str, external_id: str, revisions: list[dict]) -> tuple[MatchView, bool]:
         """A match from an export: its revisions stored again in order, each judged anew.
@@ -48,20 +47,22 @@ class Archive:
             t = load_tournament(s, tid, lock=True)
             existing = by_external_id(s, tid, external_id)
             if existing is not None:
-                return MatchView(existing, head_of(s, existing), True), False
+                return MatchView(existing, True), False
+            limits.check_new_match(s, tid)
+            limits.check_revisions(len(revisions))
             now = utcnow()
+            judged = []
+            for rev in revisions:
+                record = record_for(t, rev["record"], external_id)
+                limits.check_record(record)
+                judged.append((record, judge(record)))
             m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
-                      closed=False, created_at=now, updated_at=now)
+                      closed=False, created_at=now, updated_at=now, record=judged[0][0], verdict=judged[0][1])
             s.add(m)
             s.flush()
-            verdict = None
-            for number, rev in enumerate(revisions, 1):
-                record = record_for(t, rev["record"], external_id)
-                verdict = judge(record)
-                head = Revision(match_id=m.id, number=number, kind=rev.get("kind") or "import",
-                                reason=rev.get("reason"), record=record, verdict=verdict, created_at=now)
-                s.add(head)
-            m.revision, m.closed = len(revisions), bool(head.record.get("closed"))
-            m.status = status_of(verdict, m.closed)
-            publish(s, t, m, None, verdict, False, None)
-            return MatchView(m, head, True), True
+            for rev, (record, verdict) in zip(revisions, judged):
+                add_revision(s, m, rev.get("kind") or "import", rev.get("reason"), record, verdict, now)
+            m.closed = bool(m.record.get("closed"))
+            m.status = status_of(m.verdict, m.closed)
+            publish(s, t, m, None, m.verdict, False, None)
+            return MatchView(m, True), True

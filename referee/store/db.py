@@ -13,6 +13,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+READ_ONLY = "referee_read_only"  # an execution option: this transaction only reads
 
 
 def default_url() -> str:
@@ -32,17 +33,20 @@ def make_engine(url: str) -> Engine:
 
 
 def _serialize_sqlite_writers(engine: Engine) -> None:
-    """SQLite: every transaction takes the write lock at BEGIN, so concurrent writers
-    queue instead of failing half-way (the pysqlite recipe from SQLAlchemy's docs)."""
+    """SQLite: a writing transaction takes the write lock at BEGIN, so concurrent writers
+    queue instead of failing half-way (the pysqlite recipe from SQLAlchemy's docs). A
+    reading one (`Database.reading`) begins deferred and takes no lock: in WAL mode it reads
+    its snapshot while writers go on, so a slow read holds up nobody."""
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection, _record):
         dbapi_connection.isolation_level = None
         dbapi_connection.execute("PRAGMA foreign_keys=ON")
+        dbapi_connection.execute("PRAGMA journal_mode=WAL")  # kept in the file; a no-op once set
 
     @event.listens_for(engine, "begin")
     def _begin(conn):
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(READ_ONLY) else "BEGIN IMMEDIATE")
 
 
 class Database:
@@ -50,6 +54,7 @@ class Database:
         self.url = url or default_url()
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self.read_sessions = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False)
 
     @property
     def is_postgres(self) -> bool:
@@ -59,6 +64,12 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         """One unit of work: committed whole, or rolled back whole."""
         with self.sessions.begin() as session:
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A transaction that only reads: on SQLite it does not take the write lock."""
+        with self.read_sessions.begin() as session:
             yield session
 
     def dispose(self) -> None:

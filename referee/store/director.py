@@ -13,7 +13,7 @@ from referee.visibility import public_violations
 
 from .db import Database
 from .keys import reader_sees_all
-from .models import Match, Revision, Tournament
+from .models import Match, Tournament
 from .standings import TIE_BREAK, table
 from .tournaments import load_tournament
 from .views import iso, summary, tournament_settings
@@ -27,10 +27,8 @@ class Head(NamedTuple):
 
 def heads(s: Session, tid: str) -> list[Head]:
     """Every match of the tournament with its current record and verdict: one query."""
-    rows = s.execute(
-        select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
-        .where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)).all()
-    return [Head(m, r.record, r.verdict) for m, r in rows]
+    rows = s.scalars(select(Match).where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)).all()
+    return [Head(m, m.record, m.verdict) for m in rows]
 
 
 def tournament_etag(s: Session, t: Tournament) -> str:
@@ -85,7 +83,7 @@ def newest_first(disputes: list[dict]) -> list[dict]:
 
 
 def match_row(h: Head) -> dict:
-    return summary(h.match, h)
+    return summary(h.match)
 
 
 def listing(s: Session, public_only: bool, limit: int, offset: int) -> list[dict]:
@@ -109,11 +107,11 @@ class Director:
     db: Database
 
     def tournament_listing(self, public_only: bool = True, limit: int = 50, offset: int = 0) -> list[dict]:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             return listing(s, public_only, limit, offset)
 
     def tournament_etag(self, tid: str, key: str | None) -> str:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             t = load_tournament(s, tid)
             reader_sees_all(t, key)
             return tournament_etag(s, t)
@@ -127,7 +125,7 @@ class Director:
     def overview(self, tid: str, key: str | None, status: str | None = None, code: str | None = None,
                  trusted: bool = False) -> dict[str, Any]:
         """The tournament page's data: settings, standings, matches, disputes and ETag."""
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             t = load_tournament(s, tid)
             full = True if trusted else reader_sees_all(t, key)
             all_heads = heads(s, tid)

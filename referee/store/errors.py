@@ -44,3 +44,9 @@ class Unavailable(StoreError):
     """The server is not set up for this (a setting is missing); no input can fix it."""
 
     status, title = 503, "Service Unavailable"
+
+
+class TooLarge(StoreError):
+    """The match or tournament would grow past a documented limit (see limits.py)."""
+
+    status, title = 413, "Content Too Large"

@@ -11,11 +11,13 @@ from sqlalchemy.orm import Session
 from referee.engine import OptionError, adjudicate_dict, resolve
 from referee.engine.errors import shown
 
+from . import limits
 from .db import Database
 from .errors import Conflict, NotFound
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import key_given, reader_sees_all, require_write_key
-from .models import Match, Revision, Tournament, utcnow
+from .history import add_revision, snapshot
+from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
 from .views import MatchView, summary
@@ -58,10 +60,6 @@ def status_of(verdict: dict, closed: bool) -> str:
     return "finished" if verdict["match"]["finished"] or closed else "in_progress"
 
 
-def head_of(s: Session, m: Match) -> Revision:
-    return s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == m.revision)).one()
-
-
 def load_match(s: Session, mid: str) -> Match:
     plausible_id(mid, "match")
     m = s.scalars(select(Match).where(Match.id == mid).execution_options(populate_existing=True)).one_or_none()
@@ -75,12 +73,10 @@ def by_external_id(s: Session, tid: str, external_id: str) -> Match | None:
 
 
 def _same_upload(s: Session, m: Match, record: dict) -> MatchView:
-    head = head_of(s, m)
-    first = s.scalars(select(Revision).where(Revision.match_id == m.id, Revision.number == 1)).one()
-    if first.record != record:
+    if snapshot(s, m, 1).record != record:
         raise Conflict(f"external_id {shown(m.external_id)} is already match {m.id} with a different record",
                        match=m.id)
-    return MatchView(m, head, True)
+    return MatchView(m, True)
 
 
 class Matches:
@@ -103,16 +99,17 @@ class Matches:
                     if existing is not None:
                         return _same_upload(s, existing, record_for(t, record, external_id)), False
                 stored = record_for(t, record, external_id or mid)
+                limits.check_record(stored)
+                limits.check_new_match(s, tid)
                 verdict = judge(stored)
                 now = utcnow()
-                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=1,
+                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
                           status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)
                 s.add(m)
                 s.flush()
-                head = Revision(match_id=m.id, number=1, kind="create", reason=None, record=stored, verdict=verdict, created_at=now)
-                s.add(head)
+                add_revision(s, m, "create", None, stored, verdict, now)
                 publish(s, t, m, None, verdict, False, None)
-                return MatchView(m, head, True), True
+                return MatchView(m, True), True
         except IntegrityError:
             # A concurrent upload with the same external_id won the race: answer as a retry.
             with self.db.transaction() as s:
@@ -123,23 +120,22 @@ class Matches:
                 return _same_upload(s, existing, record_for(t, record, external_id)), False
 
     def get_match(self, mid: str, key: str | None) -> MatchView:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
-            return MatchView(m, head_of(s, m), full)
+            return MatchView(m, full)
 
     def list_matches(self, tid: str, key: str | None, status: str | None, limit: int, cursor: str | None) -> dict:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             t = load_tournament(s, tid)
             reader_sees_all(t, key)
-            stmt = select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
-            stmt = stmt.where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)
+            stmt = select(Match).where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)
             if status:
                 stmt = stmt.where(Match.status == status)
             if cursor:
                 created, last_id = decode_cursor(cursor)
                 stmt = stmt.where((Match.created_at > created) | ((Match.created_at == created) & (Match.id > last_id)))
-            rows = s.execute(stmt.limit(limit + 1)).all()
-            items = [summary(m, r) for m, r in rows[:limit]]
-            nxt = encode_cursor(rows[limit - 1][0]) if len(rows) > limit else None
+            rows = s.scalars(stmt.limit(limit + 1)).all()
+            items = [summary(m) for m in rows[:limit]]
+            nxt = encode_cursor(rows[limit - 1]) if len(rows) > limit else None
             return {"items": items, "next_cursor": nxt}

@@ -62,8 +62,8 @@ class Tournament(Base):
 
 
 class Match(Base):
-    """A stored match. Its record lives in append-only revisions; the columns here
-    summarise the latest one, for listing."""
+    """A stored match: its current record and verdict (the head, kept once) and what
+    lists show of it. Its history is the append-only revisions."""
 
     __tablename__ = "matches"
     __table_args__ = (UniqueConstraint("tournament_id", "external_id", name="uq_matches_tournament_external"),)
@@ -76,10 +76,14 @@ class Match(Base):
     closed: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    record: Mapped[dict[str, Any]]   # the head revision's record
+    verdict: Mapped[dict[str, Any]]  # and its verdict
 
 
 class Revision(Base):
-    """One accepted write: the whole record after it and its verdict, never changed."""
+    """One accepted write, never changed: what it changed in the record and in the verdict
+    (patches from the revision before; see patches.py), so that every revision can be
+    rebuilt as it was without storing the whole match again."""
 
     __tablename__ = "revisions"
     __table_args__ = (UniqueConstraint("match_id", "number", name="uq_revisions_match_number"),)
@@ -89,8 +93,9 @@ class Revision(Base):
     number: Mapped[int]
     kind: Mapped[str] = mapped_column(String(20))
     reason: Mapped[str | None] = mapped_column(Text)
-    record: Mapped[dict[str, Any]]
-    verdict: Mapped[dict[str, Any]]
+    deals: Mapped[int]                        # deals in this revision's record, for the list
+    record_patch: Mapped[dict[str, Any]]
+    verdict_patch: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -54,7 +54,7 @@ class Feed:
     db: Database
 
     def feed(self, tid: str, key: str | None, after: int, limit: int) -> dict:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             reader_sees_all(load_tournament(s, tid), key)
             rows = s.scalars(select(FeedEvent).where(FeedEvent.tournament_id == tid, FeedEvent.seq > after)
                              .order_by(FeedEvent.seq).limit(limit)).all()

@@ -7,9 +7,9 @@ from referee.visibility import open_deals, public_record, public_verdict
 
 from .db import Database
 from .errors import NotFound
-from .ids import INT_MAX
+from .history import snapshot
 from .keys import reader_sees_all
-from .matches import head_of, load_match
+from .matches import load_match
 from .models import Revision
 from .tournaments import load_tournament
 from .views import iso
@@ -19,12 +19,13 @@ class Revisions:
     db: Database
 
     def revisions(self, mid: str, key: str | None) -> list[dict]:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             m = load_match(s, mid)
             reader_sees_all(load_tournament(s, m.tournament_id), key)
-            rows = s.scalars(select(Revision).where(Revision.match_id == mid).order_by(Revision.number)).all()
+            rows = s.execute(select(Revision.number, Revision.kind, Revision.reason, Revision.created_at, Revision.deals)
+                             .where(Revision.match_id == mid).order_by(Revision.number)).all()
             return [{"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
-                     "deals": len(r.record["deals"]), "etag": f'"{mid}.{r.number}"'} for r in rows]
+                     "deals": r.deals, "etag": f'"{mid}.{r.number}"'} for r in rows]
 
     def revision(self, mid: str, number: int, key: str | None) -> dict:
         view = self.revision_view(mid, number, key)
@@ -34,19 +35,19 @@ class Revisions:
         """One revision as this reader sees it. Without the key, a deal that is unfinished in
         this revision or in the current one is hidden as live (a correction that reopened a
         deal must not leave its hands readable in an older revision)."""
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
             r = None
-            if 1 <= number <= INT_MAX:  # beyond the column's range there is no such revision
-                r = s.scalars(select(Revision).where(Revision.match_id == mid, Revision.number == number)).one_or_none()
+            if 1 <= number <= m.revision:
+                r = snapshot(s, m, number)
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
             live_now: set[int] = set()
             if full:
                 record, verdict = r.record, r.verdict
             else:
-                live_now = open_deals(head_of(s, m).verdict)
+                live_now = open_deals(m.verdict)
                 record, verdict = public_record(r.record, r.verdict, live_now), public_verdict(r.verdict, live_now)
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
                     "record": record, "verdict": verdict, "full": full, "full_record": r.record,

@@ -10,7 +10,7 @@ from referee.engine import adjudicate_dict
 
 from .db import Database
 from .keys import reader_sees_all
-from .models import Match, Revision
+from .models import Match
 from .tournaments import load_tournament
 
 
@@ -60,17 +60,14 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
 
 def finished_table(s: Session, tid: str) -> list[dict]:
     """The standings of a tournament's finished matches, as stored now."""
-    rows = s.execute(
-        select(Match, Revision).join(Revision, (Revision.match_id == Match.id) & (Revision.number == Match.revision))
-        .where(Match.tournament_id == tid, Match.status == "finished")
-    ).all()
-    return table([(r.record, r.verdict) for _, r in rows])
+    rows = s.execute(select(Match.record, Match.verdict).where(Match.tournament_id == tid, Match.status == "finished")).all()
+    return table([(record, verdict) for record, verdict in rows])
 
 
 class Standings:
     db: Database
 
     def standings(self, tid: str, key: str | None) -> list[dict]:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             reader_sees_all(load_tournament(s, tid), key)
             return finished_table(s, tid)

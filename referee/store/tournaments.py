@@ -57,7 +57,7 @@ class Tournaments:
 
     def list_tournaments(self, key: str | None, limit: int, cursor: str | None) -> dict:
         """Public tournaments, and the private one a key opens, oldest first."""
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
             if key is not None:
                 digest = hash_key(key)
@@ -74,7 +74,7 @@ class Tournaments:
             return {"items": rows[:limit], "next_cursor": nxt}
 
     def tournament(self, tid: str, key: str | None, trusted: bool = False) -> Tournament:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             t = load_tournament(s, tid)
             if not trusted:
                 reader_sees_all(t, key)

@@ -3,16 +3,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.visibility import public_record, public_verdict
 
 from .ids import etag_of
-from .models import FeedEvent, Match, Revision, Tournament, Webhook
+from .models import FeedEvent, Match, Tournament, Webhook
 
 
 def iso(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
+
+
+class Head(NamedTuple):
+    record: dict
+    verdict: dict
 
 
 @dataclass
@@ -20,18 +25,22 @@ class MatchView:
     """A match as one reader sees it (the key holder sees everything)."""
 
     match: Match
-    revision: Revision
     full: bool
 
     @property
     def etag(self) -> str:
         return etag_of(self.match)
 
+    @property
+    def revision(self) -> Head:
+        """The current revision's record and verdict."""
+        return Head(self.match.record, self.match.verdict)
+
     def as_dict(self) -> dict[str, Any]:
         record, verdict = self.revision.record, self.revision.verdict
         if not self.full:
             record, verdict = public_record(record, verdict), public_verdict(verdict)
-        return {**summary(self.match, self.revision), "etag": self.etag, "record": record, "verdict": verdict}
+        return {**summary(self.match), "etag": self.etag, "record": record, "verdict": verdict}
 
 
 def tournament_settings(t: Tournament) -> dict[str, Any]:
@@ -39,12 +48,12 @@ def tournament_settings(t: Tournament) -> dict[str, Any]:
             "created_at": iso(t.created_at)}
 
 
-def summary(match: Match, head: Revision) -> dict[str, Any]:
+def summary(match: Match) -> dict[str, Any]:
     return {
         "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
         "revision": match.revision, "status": match.status, "closed": match.closed,
-        "players": head.record.get("players"), "deals": len(head.record["deals"]),
-        "match": head.verdict["match"], "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+        "players": match.record.get("players"), "deals": len(match.record["deals"]),
+        "match": match.verdict["match"], "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
     }
 
 

@@ -79,12 +79,12 @@ class Webhooks:
 
     def list(self, tid: str, key: str | None) -> list[dict]:
         key_given(key)
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             require_write_key(load_tournament(s, tid), key)
             return [webhook_dict(w) for w in s.scalars(select(Webhook).where(Webhook.tournament_id == tid).order_by(Webhook.created_at))]
 
     def deliveries(self, tid: str, key: str | None, wid: str, limit: int) -> dict:
-        with self.db.transaction() as s:
+        with self.db.reading() as s:
             w = self._hook(s, tid, key, wid)
             rows = s.scalars(select(Delivery).where(Delivery.webhook_id == wid).order_by(Delivery.id.desc()).limit(limit))
             return {"webhook": webhook_dict(w), "deliveries": [

@@ -3,7 +3,6 @@ transaction under the tournament's lock, checked against If-Match, judged whole,
 stored as a new revision with its feed events; nothing is edited in place."""
 from __future__ import annotations
 
-import copy
 from typing import Callable
 
 from sqlalchemy import select
@@ -11,12 +10,14 @@ from sqlalchemy.exc import IntegrityError
 
 from referee.engine.errors import shown
 
+from . import limits
 from .db import Database
 from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, plausible_id, strip_etag
 from .keys import key_given, require_write_key
-from .matches import head_of, judge, load_match, record_for, status_of
-from .models import Match, Revision, Tournament, utcnow
+from .history import add_revision
+from .matches import judge, load_match, record_for, status_of
+from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
 from .views import MatchView
@@ -65,35 +66,32 @@ class Writes:
                 raise PreconditionFailed(f"the match changed: its ETag is now {etag_of(m)}", etag=etag_of(m))
             if m.closed and kind != "revise":
                 raise Conflict("the match is closed; a correction (PUT /record) is still possible")
-            head = head_of(s, m)
-            record = change(copy.deepcopy(head.record), t)
+            limits.check_revisions(m.revision + 1)
+            before_record, before_verdict = m.record, m.verdict
+            record = change(before_record, t)  # a new record; the head's is left as it is
+            limits.check_record(record)
             verdict = judge(record)
             if close and verdict["deals"] and verdict["deals"][-1]["status"] == "in_progress":
                 raise Conflict("the last deal is unfinished: finish it (or correct the record) before closing")
             finished_before = m.status == "finished"
             now = utcnow()
-            new = Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason,
-                           record=record, verdict=verdict, created_at=now)
-            s.add(new)
-            m.revision, m.updated_at = new.number, now
+            add_revision(s, m, kind, reason, record, verdict, now)
+            m.updated_at = now
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, head.verdict, verdict, finished_before, kind, why_of(kind, record, head.record))
-            return MatchView(m, new, True)
+            publish(s, t, m, before_verdict, verdict, finished_before, kind, why_of(kind, record, before_record))
+            return MatchView(m, True)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
         def change(record, _t):
             if not record["deals"]:
                 raise Conflict("the match has no deal yet: start one with POST /v1/matches/{id}/deals")
-            record["deals"][-1].setdefault("events", []).extend(events)
-            return record
+            last = record["deals"][-1]
+            return {**record, "deals": [*record["deals"][:-1], {**last, "events": [*last.get("events", []), *events]}]}
         return self._write(mid, key, if_match, "append", change)
 
     def add_deal(self, mid, key, if_match, deal: dict) -> MatchView:
-        def change(record, _t):
-            record["deals"].append(deal)
-            return record
-        return self._write(mid, key, if_match, "deal", change)
+        return self._write(mid, key, if_match, "deal", lambda record, _t: {**record, "deals": [*record["deals"], deal]})
 
     def revise(self, mid, key, if_match, record: dict, reason: str) -> MatchView:
         """A correction of a data-entry mistake: the whole record, as a new revision."""

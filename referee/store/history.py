@@ -1,0 +1,57 @@
+"""A match's past: its revisions rebuilt from their patches, each exactly as it was."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Iterator
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .models import Match, Revision
+from .patches import apply, diff
+
+
+@dataclass
+class Snapshot:
+    """One revision as it was stored: its record and the verdict it was given then."""
+
+    number: int
+    kind: str
+    reason: str | None
+    created_at: datetime
+    record: dict
+    verdict: dict
+
+
+def history(s: Session, m: Match, upto: int | None = None) -> Iterator[Snapshot]:
+    """Revisions 1..upto (all by default), oldest first. The head comes from the match
+    itself; an older revision is its predecessors' patches applied in turn."""
+    upto = m.revision if upto is None else upto
+    rows = s.execute(select(Revision.number, Revision.kind, Revision.reason, Revision.created_at,
+                            Revision.record_patch, Revision.verdict_patch)
+                     .where(Revision.match_id == m.id, Revision.number <= upto).order_by(Revision.number))
+    record = verdict = None
+    for number, kind, reason, created_at, record_patch, verdict_patch in rows:
+        if number == m.revision:
+            record, verdict = m.record, m.verdict
+        else:
+            record, verdict = apply(record, record_patch), apply(verdict, verdict_patch)
+        yield Snapshot(number, kind, reason, created_at, record, verdict)
+
+
+def snapshot(s: Session, m: Match, number: int) -> Snapshot | None:
+    """Revision `number`, or None if the match has no such revision."""
+    last = None
+    for last in history(s, m, number):
+        pass
+    return last if last is not None and last.number == number else None
+
+
+def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: dict, verdict: dict,
+                 now: datetime) -> None:
+    """Store the match's next revision as its patches from the head; it becomes the head."""
+    before = (m.record, m.verdict) if m.revision else (None, None)
+    s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=len(record["deals"]),
+                   record_patch=diff(before[0], record), verdict_patch=diff(before[1], verdict), created_at=now))
+    m.revision, m.record, m.verdict = m.revision + 1, record, verdict

@@ -1,0 +1,72 @@
+"""The migration to stored patches (0003), on a database made by main at 56977ff (the last
+code that stored every revision whole): afterwards every read answers byte for byte what
+it answered before, and the revisions hold patches, not copies."""
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from referee.app import create_app
+from referee.store.db import downgrade, upgrade
+from referee.store.models import Revision
+from tests.conftest import BACKENDS, pg_database
+from tests.store.made_by_56977ff import answers
+
+ROOT = Path(__file__).resolve().parents[2]
+OLD = "56977ff"
+
+
+@pytest.fixture(scope="module")
+def old_code(tmp_path_factory) -> Path:
+    """The referee package and migrations of 56977ff, from the repository's history."""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", OLD, "referee", "migrations"],
+                                 capture_output=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip(f"needs the repository's history (commit {OLD})")
+    target = tmp_path_factory.mktemp("old")
+    tarfile.open(fileobj=io.BytesIO(archive)).extractall(target, filter="data")
+    return target
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_url(request, tmp_path):
+    """A database with no schema at all (the old code makes its own)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.db'}"
+    return pg_database(request.getfixturevalue("pg_server"), template=None)
+
+
+def made_by_old_code(old_code: Path, url: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(old_code), str(ROOT)])}
+    out = subprocess.run([sys.executable, str(ROOT / "tests" / "store" / "made_by_56977ff.py"), url],
+                         capture_output=True, text=True, env=env, cwd=old_code, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+def test_every_revision_reads_the_same_after_the_upgrade(old_code, empty_url):
+    before = made_by_old_code(old_code, empty_url)
+    assert len(before["answers"]) > 40
+    upgrade(empty_url)
+    app = create_app({"TESTING": True, "DATABASE_URL": empty_url})
+    after = answers(app.test_client(), before["made"])
+    assert after.keys() == before["answers"].keys()
+    for path, body in before["answers"].items():
+        assert after[path] == body, path
+    db = app.extensions["referee.store"].db
+    with db.reading() as s:
+        patches = s.scalars(select(Revision.record_patch).where(Revision.number > 1)).all()
+    assert patches and all("=" not in p for p in patches[:20])  # later revisions are changes, not copies
+    db.dispose()
+    downgrade(empty_url, "0002")  # and back: the old schema with whole revisions again
+    upgrade(empty_url)
+    again = create_app({"TESTING": True, "DATABASE_URL": empty_url})
+    assert answers(again.test_client(), before["made"]) == before["answers"]
+    again.extensions["referee.store"].db.dispose()
