@@ -63,5 +63,5 @@ class Archive:
                 s.add(head)
             m.revision, m.closed = len(revisions), bool(head.record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, None, verdict, False, None)
+            publish(s, t, m, None, head, False, None)
             return MatchView(m, head, True), True

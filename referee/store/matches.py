@@ -111,7 +111,7 @@ class Matches:
                 s.flush()
                 head = Revision(match_id=m.id, number=1, kind="create", reason=None, record=stored, verdict=verdict, created_at=now)
                 s.add(head)
-                publish(s, t, m, None, verdict, False, None)
+                publish(s, t, m, None, head, False, None)
                 return MatchView(m, head, True), True
         except IntegrityError:
             # A concurrent upload with the same external_id won the race: answer as a retry.

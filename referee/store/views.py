@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from referee.visibility import public_record, public_verdict
+from referee.visibility import PublicView
 
 from .ids import etag_of
 from .models import FeedEvent, Match, Revision, Tournament, Webhook
@@ -27,10 +27,14 @@ class MatchView:
     def etag(self) -> str:
         return etag_of(self.match)
 
+    def public(self) -> PublicView:
+        return PublicView(self.revision.record, self.revision.verdict)
+
     def as_dict(self) -> dict[str, Any]:
         record, verdict = self.revision.record, self.revision.verdict
         if not self.full:
-            record, verdict = public_record(record, verdict), public_verdict(verdict)
+            view = self.public()
+            record, verdict = view.record(), view.verdict()
         return {**summary(self.match, self.revision), "etag": self.etag, "record": record, "verdict": verdict}
 
 

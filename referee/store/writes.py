@@ -78,7 +78,7 @@ class Writes:
             m.revision, m.updated_at = new.number, now
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, head.verdict, verdict, finished_before, kind, why_of(kind, record, head.record))
+            publish(s, t, m, head, new, finished_before, kind, why_of(kind, record, head.record))
             return MatchView(m, new, True)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
