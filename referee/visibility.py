@@ -202,12 +202,12 @@ class PublicView:
         return out
 
     def _next(self, nxt: dict | None, deals: list[dict]) -> dict | None:
-        if not nxt or nxt.get("to_play") is None:
+        if not nxt or nxt.get("to_play") is None or nxt.get("deal", -1) not in self.tables:
             return nxt
         nxt = {k: v for k, v in nxt.items() if k not in NEXT_SECRETS}
         nxt["legal"] = None
-        index = nxt.get("deal")
-        if isinstance(index, int) and index in self.tables and "trump_hidden" in nxt:
+        index = nxt["deal"]
+        if "trump_hidden" in nxt:
             trump = deals[index].get("trump") or {}
             nxt["trump_hidden"] = bool(nxt["trump_hidden"]) or (trump.get("mode") in HIDDEN_MODES
                                                                  and trump.get("suit") is None)
