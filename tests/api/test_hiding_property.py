@@ -16,7 +16,7 @@ from referee.app import create_app
 from referee.engine import adjudicate_dict
 from referee.engine.simulate import deal_hands
 from referee.store.delivery import Worker
-from referee.store.service import Webhooks
+from referee.store.webhooks import Webhooks
 from tests.api.test_hiding import STEPS, cards_named
 from tests.helpers import auth
 from tests.store.receiver import Receiver
