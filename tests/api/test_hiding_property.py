@@ -229,13 +229,15 @@ def test_no_surface_shows_what_the_table_has_not_seen(sqlite_url, monkeypatch, p
         t = client.post("/v1/tournaments", json={"name": "n", "preset": preset}).get_json()
         with Receiver() as rx:
             hook, _ = Webhooks(store).register(t["id"], t["key"], rx.url)
-            play(client, t, preset, random.Random(seed))
-            feed = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000").get_json()["events"]
-            worker, deadline = Worker(store.db), time.monotonic() + 30
-            while len(rx.accepted()) < len(feed) and time.monotonic() < deadline:
-                worker.run_once()
-            bodies = [json.loads(body) for _, body in rx.accepted()]
-            Webhooks(store).delete(t["id"], t["key"], hook["id"])  # the next example's worker skips it
+            try:
+                play(client, t, preset, random.Random(seed))
+                feed = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000").get_json()["events"]
+                worker, deadline = Worker(store.db), time.monotonic() + 30
+                while len(rx.accepted()) < len(feed) and time.monotonic() < deadline:
+                    worker.run_once()
+                bodies = [json.loads(body) for _, body in rx.accepted()]
+            finally:
+                Webhooks(store).delete(t["id"], t["key"], hook["id"])  # no later example's worker tries it
         # the webhooks carry exactly the feed's events, checked above as each write made them
         assert [(b["seq"], b["payload"]) for b in bodies] == [(e["seq"], e["payload"]) for e in feed]
     finally:
