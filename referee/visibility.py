@@ -66,6 +66,9 @@ class Table:
     def deal_record(self, deal: dict) -> dict:
         out = {k: v for k, v in deal.items() if k != "hands"}
         out["events"] = [dict(e, play=None) if e.get("face_down") else e for e in deal.get("events", [])]
+        trump = out.get("trump")
+        if isinstance(trump, dict) and trump.get("suit") is not None and trump["suit"] != self.suit:
+            out["trump"] = dict(trump, suit=None)  # called otherwise in an older revision
         return self.scrub(out)
 
     def deal_verdict(self, deal: dict, deal_record: dict) -> dict:

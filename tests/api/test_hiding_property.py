@@ -36,7 +36,8 @@ def table_of(deal):
     events = deal.get("events", [])
     seen = {e["play"] for e in events if "play" in e and not e.get("face_down")}
     hidden = (deal.get("trump") or {}).get("hidden")
-    shown = hidden is not None and (any(e.get("reveal") for e in events) or hidden in seen)
+    # shown by a reveal, or by being played, face down too (R-13: it counts as shown)
+    shown = hidden is not None and any(e.get("reveal") or e.get("play") == hidden for e in events)
     if shown:
         seen.add(hidden)
     return seen, hidden[-1] if shown else None
@@ -79,6 +80,10 @@ def check_everything(client, t, mid, revisions=True):
     readings = [("match", client.get(f"/v1/matches/{mid}").get_json(), client.get(f"/matches/{mid}"))]
     readings += [(f"revision {n}", client.get(f"/v1/matches/{mid}/revisions/{n}").get_json(),
                   client.get(f"/matches/{mid}/revisions/{n}")) for n in range(1, count + 1)]
+    for i in live:  # the current revision's own breaches keep their suit led (the table saw the lead)
+        public = readings[0][1]["verdict"]["deals"][i]["violations"]
+        mine = {(v["event"], v["code"]): v["led"] for v in keyed["verdict"]["deals"][i]["violations"]}
+        assert all(v["led"] == mine[(v["event"], v["code"])] for v in public), public
     for where, data, page in readings:
         for i, (seen, suit) in live.items():
             if i < len(data["verdict"]["deals"]):
