@@ -1,85 +1,246 @@
-"""What a reader without the tournament's key may see (pure functions on JSON data).
+"""What a reader without the tournament's key may see: the one place that decides it.
 
-Cards not yet played and a hidden trump not yet shown belong to the players; the
-key holder (the tournament's scorer) sees everything. A deal that is over is public.
+The key holder (the tournament's scorer) sees everything. A reader without the key sees a deal
+that is over now, in the current revision, whole and in every revision. A deal that is live now
+is seen as the table sees it in the current revision (R-31): the cards played face up there and
+a trump card once shown, the trump suit once shown. Every other card (a hand, a face-down card,
+a card played in an older revision and corrected away since) is still held: no field and no
+message shows it by its face. A face-down card is a card back, also once taken back.
+
+Every surface goes through `PublicView`: the match and its revisions (API and pages, with the
+pages' step data), and the feed (hence the webhooks) when it publishes a write.
 """
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 OVER = ("complete", "ended_by_penalty", "redeal")
+HIDDEN_MODES = ("hidden", "band")
+CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+# Breaches that exist only once the trump was shown: they would tell its suit.
+TRUMP_BREACHES = frozenset({"must_trump_after_ask", "must_lead_trump_after_reveal", "hidden_card_played"})
+NEXT_SECRETS = ("reveal", "face_down", "legal_after_reveal")
 
 
-def open_deals(verdict: dict) -> set[int]:
-    return {i for i, d in enumerate(verdict["deals"]) if d["status"] not in OVER}
+def is_over(deal_verdict: dict) -> bool:
+    return deal_verdict["status"] in OVER
 
 
-def public_record(record: dict, verdict: dict, also: set[int] = frozenset()) -> dict:
-    """The record with what the table does not know of unfinished deals removed: the hands,
-    an unshown hidden card, and the faces of face-down cards. `also`: deals to hide as well
-    (those the current revision shows unfinished, when an older revision is read)."""
-    hide = (open_deals(verdict) | set(also)) & set(range(len(record["deals"])))
-    if not hide:
-        return record
-    out = copy.deepcopy(record)
-    for i in hide:
-        deal = out["deals"][i]
-        deal.pop("hands", None)
-        trump = deal.get("trump") or {}
-        shown = verdict["deals"][i]["trump"] if i < len(verdict["deals"]) else None
-        if "hidden" in trump and not (shown and shown.get("revealed") and i not in also):
-            deal["trump"] = {"hidden": None}
-        for event in deal.get("events", []):
-            if event.get("face_down"):
-                event["play"] = None
-    return out
+def _shown_face_down(events: list[dict], trump: dict) -> bool:
+    """The hidden card "shown" by being played face down (R-13): the engine counts it as shown,
+    but the table never saw it, so for the table the trump is still hidden."""
+    at = (trump.get("revealed") or {}).get("event")
+    return at is not None and 0 <= at < len(events) and bool(events[at].get("face_down"))
 
 
-def public_deal(deal: dict, force: bool = False) -> dict:
-    """One deal verdict as a reader without the key sees it (`force`: hide as if unfinished)."""
-    if deal["status"] in OVER and not force:
-        return deal
-    deal = copy.deepcopy(deal)
-    trump = deal.get("trump")
-    if trump and trump.get("mode") in ("hidden", "band") and (not trump.get("revealed") or force):
-        trump.pop("card", None)
-        trump["suit"] = None
-        trump.pop("turned_up_at_end", None)
-        if force:
-            trump["revealed"] = None
-    # A breach proven by the hand would tell what the player still holds.
-    deal["violations"] = [v for v in deal["violations"] if v.get("proof") != "hand"]
-    for trick in deal["tricks"]:  # a face-down card is seen from the back until the deal ends
-        for card in trick["cards"]:
-            if card.get("face_down"):
-                card["card"] = None
-    for entry in deal.get("unproven", []):
+class Table:
+    """What the table has seen of one deal that is live now, from the current revision."""
+
+    def __init__(self, deal_record: dict, deal_verdict: dict):
+        events = deal_record.get("events", [])
+        self.seen = {e["play"] for e in events if e.get("play") and not e.get("face_down")}
+        trump = deal_verdict.get("trump") or {}
+        unseen = _shown_face_down(events, trump)
+        if trump.get("card") and not unseen and (trump.get("mode") not in HIDDEN_MODES or trump.get("revealed")):
+            self.seen.add(trump["card"])
+        self.suit = None if unseen else trump.get("suit")
+        self.leads = leads(events)
+
+    def text(self, text: str, also: frozenset[str] = frozenset()) -> str:
+        """A message with each card the table has not seen (and those in `also`) unnamed."""
+        return CARD.sub(lambda m: m.group(0) if m.group(0) in self.seen and m.group(0) not in also
+                        else "a card", text)
+
+    def scrub(self, value: Any, also: frozenset[str] = frozenset()) -> Any:
+        """Any JSON value with the cards the table has not seen taken out (a card field
+        becomes null, a message says "a card")."""
+        if isinstance(value, dict):
+            return {k: self.scrub(v, also) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub(v, also) for v in value]
+        if isinstance(value, str) and CARD.search(value):
+            if CARD.fullmatch(value):
+                return value if value in self.seen and value not in also else None
+            return self.text(value, also)
+        return value
+
+    def shows_trump(self, trump: dict | None) -> bool:
+        return not trump or (trump.get("suit") is not None and trump.get("suit") == self.suit)
+
+    # -- one deal of a revision ------------------------------------------------------------
+
+    def deal_record(self, deal: dict) -> dict:
+        out = {k: v for k, v in deal.items() if k != "hands"}
+        out["events"] = [dict(e, play=None) if e.get("face_down") else e for e in deal.get("events", [])]
+        trump = out.get("trump")
+        if isinstance(trump, dict) and trump.get("suit") is not None and trump["suit"] != self.suit:
+            out["trump"] = dict(trump, suit=None)  # called otherwise in an older revision
+        return self.scrub(out)
+
+    def deal_verdict(self, deal: dict, deal_record: dict) -> dict:
+        deal = copy.deepcopy(deal)
+        events = deal_record.get("events", [])
+        face_down = {i: e.get("play") for i, e in enumerate(events) if e.get("face_down")}
+        trump_shown = self.shows_trump(deal.get("trump"))
+        if not trump_shown:
+            _hide_trump(deal)
+        elif deal.get("trump") and "card" in deal["trump"] and deal["trump"]["card"] not in self.seen:
+            del deal["trump"]["card"]  # a card turned up only in an older revision
+        deal["violations"] = [self.violation(v, face_down) for v in deal["violations"]
+                              if v.get("proof") != "hand" and (trump_shown or v["code"] not in TRUMP_BREACHES)]
+        for trick in deal["tricks"]:
+            for card in trick["cards"]:
+                if card.get("face_down"):
+                    card["card"] = None
+        if "unproven" in deal:
+            deal["unproven"] = [self.unproven(u) for u in deal["unproven"]
+                                if trump_shown or u.get("code") not in TRUMP_BREACHES]
+        return self.scrub(deal)
+
+    def violation(self, v: dict, face_down: dict[int, str] | None = None) -> dict:
+        """A violation as the table sees it now; `face_down`: the face-down plays (event: card)
+        of the revision it comes from."""
+        v = dict(v)
+        own = (face_down or {}).get(v.get("event"))
+        also = frozenset({own}) if own else frozenset()
+        if v.get("led") is not None and v.get("trick") is not None and self.leads.get(v["trick"]) != v["led"]:
+            # led by a card corrected away since: its suit is not the table's either
+            v["led"] = None
+            v["message"] = f"seat {v['seat']}: {v['code'].replace('_', ' ')} at event {v['event']}"
+        return self.scrub(v, also)
+
+    def unproven(self, entry: dict) -> dict:
+        entry = dict(entry)
         if entry.get("face_down"):
             entry["card"] = None
             entry["message"] = f"seat {entry['seat']} showed out face down at event {entry['event']}"
-    return deal
+        if entry.get("void") not in (self.leads.get(entry.get("trick")), self.suit):
+            entry["void"] = None
+            entry["message"] = f"seat {entry['seat']} showed out at event {entry['event']}"
+        return self.scrub(entry)
+
+    def steps(self, steps: list[dict], deal_record: dict, trump_mode: str | None) -> list[dict]:
+        """The page's step data of one deal: no hands, no legal cards, no card unseen."""
+        events = deal_record.get("events", [])
+        out = []
+        for step in steps:
+            s = dict(step, hands=None, legal=None)
+            s["table"] = [dict(c, card=None) if c.get("face_down") else c for c in step.get("table", [])]
+            if s.get("trump") is not None and s["trump"] != self.suit:
+                s["trump"] = None
+                s["trump_hidden"] = trump_mode in HIDDEN_MODES or bool(s.get("trump_hidden"))
+            event = events[s["event"]] if isinstance(s.get("event"), int) and 0 <= s["event"] < len(events) else {}
+            own = event.get("play") if event.get("face_down") else None
+            out.append(self.scrub(s, frozenset({own}) if own else frozenset()))
+        return out
 
 
-def public_verdict(verdict: dict, also: set[int] = frozenset()) -> dict:
-    hide = open_deals(verdict) | (set(also) & set(range(len(verdict["deals"]))))
-    if not hide:
-        return verdict
-    out = dict(verdict)
-    out["deals"] = [public_deal(d, i in also) if i in hide else d for i, d in enumerate(verdict["deals"])]
-    if out.get("next") and out["next"].get("to_play") is not None:
-        nxt = dict(out["next"])
+def _hide_trump(deal: dict) -> None:
+    """The trump of a deal whose trump suit the current revision does not show."""
+    trump = deal.get("trump")
+    trump["suit"] = None
+    trump.pop("card", None)
+    if trump.pop("turned_up_at_end", None) is not None:
+        trump.pop("rule", None)
+    if trump.get("revealed"):
+        trump["revealed"] = None
+    if trump.get("set"):
+        trump["set"] = None
+    for trick in deal["tricks"]:
+        trick.pop("reveal", None)
+        trick.pop("trump_set", None)
+        for card in trick["cards"]:
+            card.pop("trump", None)
+
+
+def leads(events: list[dict]) -> dict[int, str]:
+    """The suit led in each trick (by number) of a deal's events, take-backs applied."""
+    out: dict[int, str] = {}
+    trick, plays = 1, []
+    for e in events:
+        if e.get("take_back"):
+            mine = [k for k, seat in enumerate(plays) if seat == e.get("seat")]
+            if mine:
+                del plays[mine[-1]]
+            continue
+        if "play" not in e:
+            continue
+        if len(plays) == 4:
+            trick, plays = trick + 1, []
+        plays.append(e.get("seat"))
+        if len(plays) == 1 and isinstance(e.get("play"), str):
+            out[trick] = e["play"][-1]
+    return out
+
+
+class PublicView:
+    """One revision (`record`, `verdict`) as a reader without the key sees it, decided by the
+    current revision (`current`: its record and verdict; None when this is the current one)."""
+
+    def __init__(self, record: dict, verdict: dict, current: tuple[dict, dict] | None = None):
+        self.full_record, self.full_verdict = record, verdict
+        now_record, now_verdict = current or (record, verdict)
+        self.tables: dict[int, Table] = {}
+        for i, deal in enumerate(verdict["deals"]):
+            if i < len(now_verdict["deals"]):
+                now = (now_record["deals"][i], now_verdict["deals"][i])
+            else:  # a deal the current revision no longer has: seen as this revision saw it
+                now = (record["deals"][i], deal)
+            if not is_over(now[1]):
+                self.tables[i] = Table(*now)
+
+    def hidden(self, index: int) -> bool:
+        """Is deal `index` (live now) shown only as the table sees it?"""
+        return index in self.tables
+
+    def record(self) -> dict:
+        if not self.tables:
+            return self.full_record
+        out = dict(self.full_record)
+        out["deals"] = [self.tables[i].deal_record(d) if i in self.tables else d
+                        for i, d in enumerate(self.full_record["deals"])]
+        return out
+
+    def verdict(self) -> dict:
+        if not self.tables:
+            return self.full_verdict
+        out = dict(self.full_verdict)
+        out["deals"] = [self.tables[i].deal_verdict(d, self.full_record["deals"][i]) if i in self.tables else d
+                        for i, d in enumerate(self.full_verdict["deals"])]
+        out["next"] = self._next(out["next"], out["deals"])
+        return out
+
+    def _next(self, nxt: dict | None, deals: list[dict]) -> dict | None:
+        if not nxt or nxt.get("to_play") is None or nxt.get("deal", -1) not in self.tables:
+            return nxt
+        nxt = {k: v for k, v in nxt.items() if k not in NEXT_SECRETS}
         nxt["legal"] = None
-        for flag in ("reveal", "face_down", "legal_after_reveal"):
-            nxt.pop(flag, None)
-        out["next"] = nxt
-    return out
+        index = nxt["deal"]
+        if "trump_hidden" in nxt:
+            trump = deals[index].get("trump") or {}
+            nxt["trump_hidden"] = bool(nxt["trump_hidden"]) or (trump.get("mode") in HIDDEN_MODES
+                                                                 and trump.get("suit") is None)
+        return nxt
+
+    def violations(self) -> list[tuple[int, dict[str, Any]]]:
+        """(deal index, violation) pairs of this revision that may be published."""
+        verdict = self.verdict()
+        return [(i, v) for i, d in enumerate(verdict["deals"]) for v in d["violations"]]
+
+    def violation(self, index: int, v: dict) -> dict:
+        """A violation published before (from an older revision) as the table sees it now."""
+        return self.tables[index].violation(v) if index in self.tables else v
+
+    def steps(self, index: int, steps: list[dict]) -> list[dict]:
+        """The page's step data of deal `index` (computed from the full record)."""
+        if index not in self.tables:
+            return steps
+        trump = self.full_verdict["deals"][index].get("trump") or {}
+        return self.tables[index].steps(steps, self.full_record["deals"][index], trump.get("mode"))
 
 
-def public_violations(verdict: dict) -> list[tuple[int, dict[str, Any]]]:
-    """(deal index, violation) pairs that may be published now."""
-    out = []
-    for i, d in enumerate(verdict["deals"]):
-        shown = d if d["status"] in OVER else public_deal(d)
-        out.extend((i, v) for v in shown["violations"])
-    return out
+def public_violations(record: dict, verdict: dict) -> list[tuple[int, dict[str, Any]]]:
+    """(deal index, violation) pairs of the current revision that may be published now."""
+    return PublicView(record, verdict).violations()

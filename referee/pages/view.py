@@ -12,7 +12,7 @@ from referee.api.problems import Problem
 from referee.api.verdicts import load_record
 from referee.engine import Record, judge, resolve
 from referee.engine.timeline import steps
-from referee.visibility import OVER
+from referee.visibility import PublicView
 
 from .cards import card_view, seat_names
 
@@ -63,7 +63,7 @@ def match_page(match_id: str):
         return Response(status=304, headers={"ETag": view.etag})
     full_record = view.revision.record
     page = _page(full_record, Record.from_dict(full_record), full=view.full, live=view.match.status != "finished",
-                 match=view.as_dict())
+                 match=view.as_dict(), public=None if view.full else view.public())
     page["etag"] = view.etag
     response = Response(render_template("verdict.html", **page))
     response.headers["ETag"] = view.etag
@@ -76,7 +76,7 @@ def revision_page(match_id: str, number: int):
     store = _store()
     revision = store.revision_view(match_id, number, bearer_key())
     page = _page(revision["full_record"], Record.from_dict(revision["full_record"]), full=revision["full"],
-                 live=False, match=revision, hide=set(revision["live_now"]))
+                 live=False, match=revision, public=revision["view"])
     return render_template("verdict.html", **page)
 
 
@@ -85,32 +85,24 @@ def _store():
 
 
 def _page(data: dict, record: Record, full: bool, live: bool, match: dict | None = None,
-          hide: set[int] = frozenset()) -> dict[str, Any]:
+          public: PublicView | None = None) -> dict[str, Any]:
     """What the verdict template shows. `data` is the full record; a reader without the key
-    (`full` false) gets the verdict and steps with what the table does not know taken out,
-    for the deals that are live (and those in `hide`: live in the current revision)."""
+    gets `match` (the verdict and record) and the steps through `public` (visibility.py)."""
     verdict = judge(record).as_dict() if match is None else match["verdict"]
     shown_record = data if match is None else match["record"]
     options = resolve(record.preset, record.options)
     names = seat_names(shown_record.get("players"))
     deals = []
     for index, deal in enumerate(verdict["deals"]):
-        over = deal["status"] in OVER and index not in hide
+        open_ = public is None or not public.hidden(index)
         timeline = steps(options, record.deals[index]) if index < MAX_STEP_DEALS and index < len(record.deals) else []
-        if not full and not over:
-            timeline = [_public_step(s) for s in timeline]
-        view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, full or over)
-        view["hands_note"] = "hidden until the deal ends" if not (full or over) else "not in the record"
+        if not open_:
+            timeline = public.steps(index, timeline)
+        view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, open_)
+        view["hands_note"] = "hidden until the deal ends" if not open_ else "not in the record"
         deals.append(view)
     return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live,
             "match": match, "full": full, "errors": verdict["errors"]}
-
-
-def _public_step(step: dict) -> dict:
-    """A moment of a live deal as a spectator sees it: no hands, no legal cards, face-down cards unseen."""
-    out = dict(step, hands=None, legal=None)
-    out["table"] = [dict(c, card=None) if c["face_down"] else c for c in step.get("table", [])]
-    return out
 
 
 def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], names: list[str], open_: bool) -> dict:

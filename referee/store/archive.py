@@ -15,7 +15,7 @@ from .matches import by_external_id, judge, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
-from .views import MatchView, iso, summary, tournament_settings
+from .views import Head, MatchView, iso, summary, tournament_settings
 
 
 class Archive:
@@ -64,5 +64,5 @@ class Archive:
                 add_revision(s, m, rev.get("kind") or "import", rev.get("reason"), record, verdict, now)
             m.closed = bool(m.record.get("closed"))
             m.status = status_of(m.verdict, m.closed)
-            publish(s, t, m, None, m.verdict, False, None)
+            publish(s, t, m, None, Head(m.record, m.verdict), False, None)
             return MatchView(m, True), True

@@ -61,7 +61,7 @@ def disputes_of(h: Head, full: bool) -> list[dict[str, Any]]:
     if full:
         found = [(i, v) for i, d in enumerate(h.verdict["deals"]) for v in d["violations"]]
     else:
-        found = public_violations(h.verdict)
+        found = public_violations(h.record, h.verdict)
     players = h.record.get("players") or []
     out = []
     for deal, v in found:

@@ -6,12 +6,15 @@ A write goes from an old verdict to a new one; what the old one made public is w
 feed has said so far (every accepted write publishes its difference). What was *ever*
 announced comes from the feed itself, so that a deal finished, reopened and finished again
 gets `deal.revised`, never a second `deal.finished`.
+
+Each side of a write is a `PublicView` (visibility.py): its violations are what it made
+public, and a violation published before is shown again only as the new revision shows it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from referee.visibility import public_violations
+from referee.visibility import PublicView
 
 OVER = ("complete", "ended_by_penalty")
 DEAL_FIELDS = ("status", "result", "tricks_won", "next_dealer")
@@ -31,18 +34,18 @@ def violation_key(deal: int, v: dict) -> tuple:
     return (deal, v.get("event"), v["code"])
 
 
-def violation_facts(verdict: dict | None) -> dict[tuple, dict]:
+def violation_facts(view: PublicView | None) -> dict[tuple, dict]:
     """The violations the feed may publish: public ones whose trick is complete (a pending
     one may still be taken back, R-28)."""
-    if verdict is None:
+    if view is None:
         return {}
-    return {violation_key(i, v): v for i, v in public_violations(verdict) if not v.get("pending")}
+    return {violation_key(i, v): v for i, v in view.violations() if not v.get("pending")}
 
 
-def diff(old: dict | None, new: dict, announced_deals: set[int], announced_violations: set[tuple],
+def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], announced_violations: set[tuple],
          why: str, revision: int) -> list[Event]:
     """The events that a write from `old` to `new` produces."""
-    return _deal_events(old, new, announced_deals, why, revision) + \
+    return _deal_events(old and old.full_verdict, new.full_verdict, announced_deals, why, revision) + \
         _violation_events(old, new, announced_violations, why, revision)
 
 
@@ -68,6 +71,8 @@ def _violation_events(old, new, announced: set[tuple], why: str, revision: int) 
         was, now = before.get(key), after.get(key)
         if was == now:
             continue
+        if was is not None:
+            was = new.violation(key[0], was)  # what it showed then, as the table sees it now
         if now is None:
             events.append(("violation.withdrawn", {"deal": key[0], "violation": was, "why": why, "revision": revision}))
         elif was is None and key not in announced:

@@ -20,7 +20,7 @@ from .history import add_revision, snapshot
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
-from .views import MatchView, summary
+from .views import Head, MatchView, summary
 
 
 def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
@@ -108,7 +108,7 @@ class Matches:
                 s.add(m)
                 s.flush()
                 add_revision(s, m, "create", None, stored, verdict, now)
-                publish(s, t, m, None, verdict, False, None)
+                publish(s, t, m, None, Head(stored, verdict), False, None)
                 return MatchView(m, True), True
         except IntegrityError:
             # A concurrent upload with the same external_id won the race: answer as a retry.

@@ -5,22 +5,28 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from referee.visibility import PublicView
+
 from . import feed as ledger
 from .db import Database
 from .ids import new_id
 from .keys import reader_sees_all
-from .models import FeedEvent, Match, Tournament, utcnow
+from .models import FeedEvent, Match, Revision, Tournament, utcnow
 from .standings import finished_table
 from .tournaments import load_tournament
 from .views import event_dict
 
 
-def publish(s: Session, t: Tournament, m: Match, old: dict | None, new: dict,
+def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Head,
             finished_before: bool, kind: str | None, why: str = "play") -> None:
-    """Write this change's feed events (the ledger: see feed.py) in the same transaction."""
+    """Write this change's feed events (the ledger: see feed.py) in the same transaction;
+    what they show of a live deal is what `after`, the current revision, shows."""
     finished_now = m.status == "finished"
+    old = before.verdict if before is not None else None
+    new = after.verdict
     deals, violations, ended = announced(s, m) if old is not None else (set(), set(), False)
-    events = ledger.diff(old, new, deals, violations, why, m.revision)
+    events = ledger.diff(PublicView(before.record, old) if before is not None else None,
+                         PublicView(after.record, new), deals, violations, why, m.revision)
     if finished_now and not finished_before and not ended:
         payload = {"match": new["match"]}
         if kind == "close":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from referee.visibility import open_deals, public_record, public_verdict
+from referee.visibility import PublicView
 
 from .db import Database
 from .errors import NotFound
@@ -32,9 +32,8 @@ class Revisions:
         return {k: view[k] for k in ("number", "kind", "reason", "created_at", "record", "verdict")}
 
     def revision_view(self, mid: str, number: int, key: str | None) -> dict:
-        """One revision as this reader sees it. Without the key, a deal that is unfinished in
-        this revision or in the current one is hidden as live (a correction that reopened a
-        deal must not leave its hands readable in an older revision)."""
+        """One revision as this reader sees it (`view`: None for the key holder). Without the
+        key, what the current revision shows decides (visibility.py)."""
         with self.db.reading() as s:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
@@ -43,12 +42,11 @@ class Revisions:
                 r = snapshot(s, m, number)
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
-            live_now: set[int] = set()
+            view = None
             if full:
                 record, verdict = r.record, r.verdict
             else:
-                live_now = open_deals(m.verdict)
-                record, verdict = public_record(r.record, r.verdict, live_now), public_verdict(r.verdict, live_now)
+                view = PublicView(r.record, r.verdict, (m.record, m.verdict))
+                record, verdict = view.record(), view.verdict()
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
-                    "record": record, "verdict": verdict, "full": full, "full_record": r.record,
-                    "live_now": sorted(live_now)}
+                    "record": record, "verdict": verdict, "full": full, "full_record": r.record, "view": view}

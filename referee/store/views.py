@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from referee.visibility import public_record, public_verdict
+from referee.visibility import PublicView
 
 from .ids import etag_of
 from .models import FeedEvent, Match, Tournament, Webhook
@@ -36,10 +36,14 @@ class MatchView:
         """The current revision's record and verdict."""
         return Head(self.match.record, self.match.verdict)
 
+    def public(self) -> PublicView:
+        return PublicView(self.revision.record, self.revision.verdict)
+
     def as_dict(self) -> dict[str, Any]:
         record, verdict = self.revision.record, self.revision.verdict
         if not self.full:
-            record, verdict = public_record(record, verdict), public_verdict(verdict)
+            view = self.public()
+            record, verdict = view.record(), view.verdict()
         return {**summary(self.match), "etag": self.etag, "record": record, "verdict": verdict}
 
 

@@ -20,7 +20,7 @@ from .matches import judge, load_match, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
-from .views import MatchView
+from .views import Head, MatchView
 
 
 def why_of(kind: str, record: dict, before: dict) -> str:
@@ -79,7 +79,8 @@ class Writes:
             m.updated_at = now
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, before_verdict, verdict, finished_before, kind, why_of(kind, record, before_record))
+            publish(s, t, m, Head(before_record, before_verdict), Head(record, verdict), finished_before, kind,
+                    why_of(kind, record, before_record))
             return MatchView(m, True)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:

@@ -1,10 +1,16 @@
 """Nothing revealed after the fact: old revisions hide what the current one hides, a
 face-down card is a card back to every reader without the key, a violation proven by a
 hand waits for the deal's end, and feed payloads hold no unplayed card."""
+import json
 import re
+import time
+from html import unescape
 
+from referee.store.delivery import Worker
+from referee.store.webhooks import Webhooks
 from tests.api.test_matches import auth, make_tournament, post_match, write
 from tests.helpers import ev, round_robin_hands, won_by
+from tests.store.receiver import Receiver
 
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 
@@ -100,3 +106,155 @@ def test_feed_payloads_hold_no_card_that_was_not_played_and_no_unshown_hidden_tr
         shown = set(CARD.findall(str(event["payload"]).replace("'", '"')))
         assert shown <= played, (event["type"], shown - played)
         assert "KS" not in str(event["payload"])
+
+
+# -- issue 20's repros and R-31: every surface a reader without the key reads --------------------
+
+LABEL = re.compile(r"\b(ace|king|queen|jack|ten|nine|eight|seven|six|five|four|three|two) of "
+                   r"(spades|hearts|diamonds|clubs)\b")
+RANK_OF = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine": "9", "eight": "8",
+           "seven": "7", "six": "6", "five": "5", "four": "4", "three": "3", "two": "2"}
+STEPS = re.compile(r'<script type="application/json" class="steps">(.*?)</script>', re.S)
+
+
+def cards_named(text):
+    """Every card a text names: by code (JSON, messages) or by its spoken name (the page)."""
+    return set(CARD.findall(text)) | {RANK_OF[r] + s[0].upper() for r, s in LABEL.findall(text)}
+
+
+def public_texts(client, t, mid):
+    """What a reader without the key can read of one match: the match, its revisions (list
+    and each), their pages, and the tournament's feed."""
+    texts = {"match": client.get(f"/v1/matches/{mid}").get_data(as_text=True),
+             "page": client.get(f"/matches/{mid}").get_data(as_text=True),
+             "revisions": client.get(f"/v1/matches/{mid}/revisions").get_data(as_text=True),
+             "feed": client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000").get_data(as_text=True)}
+    count = len(client.get(f"/v1/matches/{mid}/revisions").get_json()["revisions"])
+    for n in range(1, count + 1):
+        texts[f"revision {n}"] = client.get(f"/v1/matches/{mid}/revisions/{n}").get_data(as_text=True)
+        texts[f"revision page {n}"] = client.get(f"/matches/{mid}/revisions/{n}").get_data(as_text=True)
+    return texts
+
+
+def page_steps(html):
+    return [step for blob in STEPS.findall(html) for step in json.loads(unescape(blob))]
+
+
+def delivered(store_app, t, monkeypatch, write):
+    """The webhook bodies of the feed events that `write()` makes."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "127.0.0.1")
+    store = store_app.extensions["referee.store"]
+    with Receiver() as rx:
+        Webhooks(store).register(t["id"], t["key"], rx.url)
+        write()
+        worker, deadline = Worker(store.db), time.monotonic() + 10
+        count = len(store.feed(t["id"], t["key"], 0, 1000)["events"])
+        while len(rx.accepted()) < count and time.monotonic() < deadline:
+            worker.run_once()
+        return [body.decode() for _, body in rx.accepted()]
+
+
+FACE_DOWN = "1:AD 2:2D 3:3D 0:KD 1:2C 2:AC 3:3C 0:4C 2:AH 3:2H 0:3H"
+
+
+def test_a_face_down_card_is_not_named_by_the_page_or_its_step_data(store_client, store_app, monkeypatch):
+    """Issue 20, 1: the step data said "seat 1 plays 7D face down"."""
+    t = make_tournament(store_client, preset="hidden-rung")
+    deal = {"dealer": 0, "trump": {"hidden": "4S"}, "events": ev(FACE_DOWN + " 1:7D_")}
+    bodies = delivered(store_app, t, monkeypatch, lambda: post_match(store_client, t, [deal]))
+    mid = store_client.get(f"/v1/matches?tournament={t['id']}").get_json()["items"][0]["id"]
+    texts = public_texts(store_client, t, mid)
+    for where, text in list(texts.items()) + [("webhook", b) for b in bodies]:
+        assert "7D" not in cards_named(text) and "4S" not in cards_named(text), where
+    notes = [s["note"] for s in page_steps(texts["page"])]
+    assert "seat 1 plays a card face down" in notes
+    assert notes == [s["note"] for s in page_steps(texts["revision page 1"])]
+    keyed = store_client.get(f"/matches/{mid}", headers=auth(t["key"])).get_data(as_text=True)
+    assert "seat 1 plays 7D face down" in [s["note"] for s in page_steps(keyed)]  # the key holder's view
+
+
+def test_a_face_down_card_taken_back_is_never_named(store_client, store_app, monkeypatch):
+    """Issue 20, 2: the corrected revoke named 6D, a card back in seat 1's hand."""
+    t = make_tournament(store_client, preset="hidden-rung")
+    deal = {"dealer": 0, "trump": {"hidden": "4S"}, "events": ev(FACE_DOWN + " 1:6D_ 1:< 1:6H 2:KH")}
+    bodies = delivered(store_app, t, monkeypatch, lambda: post_match(store_client, t, [deal]))
+    mid = store_client.get(f"/v1/matches?tournament={t['id']}").get_json()["items"][0]["id"]
+    public = store_client.get(f"/v1/matches/{mid}").get_json()
+    [revoke] = public["verdict"]["deals"][0]["violations"]
+    assert revoke["corrected"] and revoke["card"] is None and revoke["proof_card"] == "6H"
+    assert revoke["message"] == "seat 1 played a card on a heart lead and later played 6H (event 13), so held a heart"
+    assert any('"violation.found"' in b for b in bodies)
+    texts = public_texts(store_client, t, mid)
+    for where, text in list(texts.items()) + [("webhook", b) for b in bodies]:
+        assert "6D" not in cards_named(text), where
+    keyed = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
+    assert keyed["verdict"]["deals"][0]["violations"][0]["card"] == "6D"
+
+
+def _trump_shown(html):
+    return re.findall(r'<p class="trump">Trump:\s*(.*?)</p>', html, re.S)
+
+
+def test_an_older_revision_shows_no_trump_that_the_current_one_hides(store_client, store_app, monkeypatch):
+    """Issue 20, 3: a correction took the reveal away; the older revision still showed 3S as a
+    trump, the trick's reveal and the steps' trump suit."""
+    t = make_tournament(store_client, preset="rr-hidden-rung")
+    deal = {"dealer": 0, "trump": {"hidden": "4S"}, "events": ev("1:AH 2:KH 3:? 3:3S 0:2H")}
+    r = post_match(store_client, t, [deal])
+    mid, etag = r.get_json()["id"], r.headers["ETag"]
+    assert store_client.get(f"/v1/matches/{mid}").get_json()["verdict"]["deals"][0]["trump"]["suit"] == "S"
+    fixed = dict(deal, events=ev("1:AH 2:KH 3:3D 0:2H"))
+
+    def correct():
+        r = write(store_client, f"/v1/matches/{mid}/record", t["key"], etag, {"record": {"deals": [fixed]},
+                                                                              "reason": "typo"}, method="put")
+        assert r.status_code == 200
+
+    bodies = delivered(store_app, t, monkeypatch, correct)
+    old = store_client.get(f"/v1/matches/{mid}/revisions/1").get_json()["verdict"]["deals"][0]
+    assert old["trump"] == {"mode": "hidden", "suit": None, "revealed": None}
+    trick = old["tricks"][0]
+    assert "reveal" not in trick and not any(c.get("trump") for c in trick["cards"])
+    assert trick["cards"][2] == {"seat": 3, "card": None, "event": 3} and trick["winning_card"] is None
+    texts = public_texts(store_client, t, mid)
+    for where, text in list(texts.items()) + [("webhook", b) for b in bodies]:
+        assert not {"3S", "4S"} & cards_named(text), where
+    for n in (1, 2):
+        page = texts[f"revision page {n}"]
+        assert {s["trump"] for s in page_steps(page)} == {None}, n
+        assert all(s["trump_hidden"] for s in page_steps(page))
+        assert _trump_shown(page) and all("spades" not in p and "hidden" in p for p in _trump_shown(page))
+    keyed = store_client.get(f"/v1/matches/{mid}/revisions/1", headers=auth(t["key"])).get_json()
+    assert keyed["verdict"]["deals"][0]["trump"]["suit"] == "S"
+
+
+def test_r31_a_card_corrected_away_is_a_card_still_held(store_client, store_app, monkeypatch):
+    """R-31: a deal ended by a revoke penalty (2D, proven by 7H), corrected back to its first
+    trick: TH and 7H are in their players' hands again, in every revision and the feed."""
+    t = make_tournament(store_client)
+    deal = {"dealer": 0, "trump": {"suit": "S"}, "events": ev("1:AH 2:2D 3:4H 0:5H 1:TH 2:7H")}
+    r = post_match(store_client, t, [deal])
+    mid, etag = r.get_json()["id"], r.headers["ETag"]
+    first = store_client.get(f"/v1/matches/{mid}/revisions/1").get_json()
+    assert first["verdict"]["deals"][0]["status"] == "ended_by_penalty" and "7H" in json.dumps(first)
+    fixed = dict(deal, events=deal["events"][:4])
+
+    def correct():
+        r = write(store_client, f"/v1/matches/{mid}/record", t["key"], etag,
+                  {"record": {"deals": [fixed]}, "reason": "typo"}, method="put")
+        assert r.status_code == 200
+
+    feed_before = len(store_client.get(f"/v1/tournaments/{t['id']}/feed").get_json()["events"])
+    bodies = delivered(store_app, t, monkeypatch, correct)
+    old = store_client.get(f"/v1/matches/{mid}/revisions/1").get_json()
+    assert [e.get("play") for e in old["record"]["deals"][0]["events"]][4:] == [None, None]
+    [revoke] = old["verdict"]["deals"][0]["violations"]
+    assert revoke["card"] == "2D" and revoke["proof_card"] is None and "later played a card" in revoke["message"]
+    texts = public_texts(store_client, t, mid)
+    feed = store_client.get(f"/v1/tournaments/{t['id']}/feed").get_json()["events"]
+    texts["feed"] = json.dumps(feed[feed_before:])  # what the correction published
+    assert [e["type"] for e in feed[feed_before:]] == ["deal.revised", "violation.withdrawn", "match.revised"]
+    for where, text in list(texts.items()) + [("webhook", b) for b in bodies]:
+        assert not {"TH", "7H"} & cards_named(text), where
+    keyed = store_client.get(f"/v1/matches/{mid}/revisions/1", headers=auth(t["key"])).get_json()
+    assert keyed["record"]["deals"][0]["events"][5]["play"] == "7H"

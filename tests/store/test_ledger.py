@@ -176,11 +176,12 @@ def stored(client, t, mids):
 
     results, violations = {}, {}
     for mid in mids:
-        verdict = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]
+        got = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
+        verdict = got["verdict"]
         for i, d in enumerate(verdict["deals"]):
             if d["status"] in OVER and d["result"] is not None:
                 results[(mid, i)] = d["result"]
-        for i, v in public_violations(verdict):
+        for i, v in public_violations(got["record"], verdict):
             if not v["pending"]:
                 violations[(mid, i, v["event"], v["code"])] = v
     standings = client.get(f"/v1/tournaments/{t['id']}/standings").get_json()["standings"]
