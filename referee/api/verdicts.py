@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
-from referee.engine.options import BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
+from referee.engine.options import ACE_NO_SEAL, ALIASES, BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
 from referee.records import check_record
 
@@ -59,7 +59,7 @@ def create_verdict():
 
 _VALUES = {
     "trump": list(TRUMP_MODES), "collection": list(COLLECTIONS), "scoring": list(SCORINGS),
-    "illegal_play": list(ILLEGAL_PLAY), "band_reveal": list(BAND_REVEALS),
+    "illegal_play": list(ILLEGAL_PLAY), "band_reveal": list(BAND_REVEALS), "pile_ace_no_seal": list(ACE_NO_SEAL),
 }
 
 
@@ -77,4 +77,8 @@ def list_presets():
         about = rules[f"option.{name}"]
         options[name] = {"default": value, **({"values": _VALUES[name]} if name in _VALUES else {}),
                          "title": about.title, "description": about.text, "rule": about.id}
+    for name, (spells, _, _) in ALIASES.items():
+        about = rules[f"option.{name}"]
+        options[name] = {"default": False, "alias_of": spells, "title": about.title, "description": about.text,
+                         "rule": about.id}
     return jsonify({"presets": presets, "options": options})

@@ -13,6 +13,7 @@ COLLECTIONS = ("immediate", "pile")
 SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
+ACE_NO_SEAL = ("none", "trump", "any")
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Options:
     pile_first_pair_collects: bool = True
     pile_no_collect_after: tuple[int, ...] = ()
     pile_ace_on_ace: bool = False
-    pile_trump_ace_no_seal: bool = False
+    pile_ace_no_seal: str = "none"
     kot: bool = False
     defenders_double: bool = False
 
@@ -76,7 +77,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 _CHOICES = {
     "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
-    "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS,
+    "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
 }
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
@@ -135,12 +136,32 @@ def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Options:
         return _plain(preset)
     options = preset_options(preset)
     checked = {}
+    overrides = _unalias(overrides)
     for name, value in overrides.items():
         if name not in _FIELD_TYPES:
             raise OptionError(f"unknown option {shown(name)}", name)
         checked[name] = _check_value(name, value)
     options = replace(options, **checked)
     return _rr_target(preset, options, "target" in checked)
+
+
+# Older spellings still accepted: name -> (the option it sets, its value for true and for false).
+ALIASES = {"pile_trump_ace_no_seal": ("pile_ace_no_seal", "trump", "none")}
+
+
+def _unalias(overrides: dict[str, Any]) -> dict[str, Any]:
+    """Replace each alias by the option it spells; an alias contradicting that option is an error."""
+    for alias in ALIASES.keys() & overrides.keys():
+        name, if_true, if_false = ALIASES[alias]
+        flag = overrides[alias]
+        if not isinstance(flag, bool):
+            raise OptionError(f"option \"{alias}\" must be true or false; got {shown(flag)}", alias)
+        value = if_true if flag else if_false
+        if name in overrides and _check_value(name, overrides[name]) != value:
+            raise OptionError(f"option \"{alias}\": {shown(flag)} means \"{name}\": {shown(value)}, but "
+                              f"\"{name}\" is {shown(overrides[name])}; give one of the two", alias)
+        overrides = {**{k: v for k, v in overrides.items() if k != alias}, name: value}
+    return overrides
 
 
 def _rr_target(preset: str, options: Options, target_given: bool) -> Options:

@@ -1,6 +1,13 @@
 """Rulings R-29 to R-32 and the option `pile_ace_no_seal`, each from a concrete deal (issue 19)."""
-import pytest
+import random
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine import PRESETS, Record, adjudicate, resolve
+from referee.engine.simulate import random_deal, random_record
+from tests.engine.test_properties import seeds
 from tests.helpers import verdict, won_by
 
 
@@ -67,3 +74,105 @@ def test_r30_with_kot_seven_collected_before_the_defenders_collect_any_is_a_kot(
     late = won_by(3, [0, 0, 2, 2, 0, 1, 1, 2, 2, 0, 0, 2], n=13)
     d = verdict("double-sir", [late], scoring="deal-courts", kot=True)["deals"][0]
     assert d["tricks_won"][1] > 0 and (d["result"]["kind"], d["result"]["courts"]) == ("win", [1, 0])
+
+
+# -- pile_ace_no_seal: none | trump | any (pile.trump-ace, pile.any-ace, R-8) ------------------------
+
+def ace_deal(winners, n, **options):
+    """Dealer 0, trump S; by rank: tricks 1-4 are won by AS, AH, AD, AC, tricks 5-8 by tens."""
+    v = verdict("double-sir", [won_by(0, winners, n=n, by_rank=True, suits="SHDC")], **options)
+    assert v["valid"], v["errors"]
+    return [(t["number"], t["collected_by"], t["collected"]) for t in v["deals"][0]["tricks"]], v["deals"][0]
+
+
+def test_any_ace_cannot_complete_a_pair_and_the_run_goes_on_to_the_ten():
+    # Seat 1 wins tricks 1-5: the four aces, then TS.
+    plain, _ = ace_deal([1] * 5, 5)
+    assert plain[1] == (2, 1, 2)  # AH completes the pair of AS and AH
+    trump, _ = ace_deal([1] * 5, 5, pile_ace_no_seal="trump")
+    assert trump[1] == (2, 1, 2)  # AH is no trump ace: it seals
+    collected, deal = ace_deal([1] * 5, 5, pile_ace_no_seal="any")
+    assert collected == [(1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0), (5, 1, 5)]
+    assert [t["rule"] for t in deal["tricks"][1:4]] == [["pile.any-ace", "R-8"]] * 3
+    assert deal["tricks"][4]["rule"] == ["pile.collect"]
+
+
+def test_any_ace_an_ace_may_still_start_a_pair_and_another_seat_breaks_the_run():
+    # Seat 1 wins AS and AH (blocked), seat 3 wins AD and AC (blocked: seat 3's run starts at AD),
+    # seat 3 wins TS: the pair AC-TS collects all five.
+    collected, _ = ace_deal([1, 1, 3, 3, 3], 5, pile_ace_no_seal="any")
+    assert collected == [(1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0), (5, 1, 5)]
+    # Seat 1 wins AD and AC (a blocked pair), then seat 3 wins TS: the run is broken, nothing collects.
+    collected, _ = ace_deal([1, 3, 1, 1, 3], 5, pile_ace_no_seal="any")
+    assert collected == [(1, None, 0), (2, None, 0), (3, None, 0), (4, None, 0), (5, None, 0)]
+
+
+# Dealer 0, trump S: seats 1 and 3 win tricks 1-12 in turn (no pair), and seat 3 wins trick 13 with AS.
+ACE_LAST = tricks("1: KS QS JS TS / 1: 8S 7S 9S 6S / 3: 4S 3S 5S 2S / 1: QH JH KH TH / 3: 8H 7H 9H 6H / "
+                  "1: 4H 3H 5H 2H / 3: QD JD KD TD / 1: 8D 7D 9D 6D / 3: 4D 3D 5D 2D / 1: QC JC KC TC / "
+                  "3: 8C 7C 9C 6C / 1: 4C 3C 5C 2C / 3: AS AH AD AC")
+
+
+def test_any_ace_the_thirteenth_trick_won_by_an_ace_still_takes_the_rest():
+    v = verdict("double-sir", [{"dealer": 0, "trump": {"suit": "S"}, "events": ACE_LAST}], pile_ace_no_seal="any")
+    d = v["deals"][0]
+    assert v["valid"] and [t["winner"] for t in d["tricks"]] == [1, 3] * 6 + [3]
+    last = d["tricks"][12]
+    assert (last["collected_by"], last["collected"], last["rule"]) == (1, 13, ["pile.last-trick"])
+    assert d["tricks_won"] == [0, 13] and d["status"] == "complete"
+
+
+def test_trump_ace_cannot_seal_only_the_trump_ace():
+    # Trump H: seat 1 wins AS then AH (the trump ace: blocked), then AD: AD completes the run of three.
+    v = verdict("double-sir", [won_by(0, [1] * 3, n=3, by_rank=True, suits="SHDC", trump="H")],
+                pile_ace_no_seal="trump")
+    assert [(t["collected"], t.get("rule")) for t in v["deals"][0]["tricks"]] == [
+        (0, None), (0, ["pile.trump-ace", "R-8"]), (3, ["pile.collect"])]
+
+
+@pytest.mark.parametrize("alias,value", [(True, "trump"), (False, "none")])
+def test_the_older_spelling_plays_exactly_as_the_option(alias, value):
+    assert resolve("double-sir", {"pile_trump_ace_no_seal": alias}) == resolve("double-sir", {"pile_ace_no_seal": value})
+    for seed in range(20):
+        record = random_record("double-sir", resolve("double-sir", {"pile_ace_no_seal": value}), 3, random.Random(seed))
+        old = adjudicate(Record(preset="double-sir", options={"pile_trump_ace_no_seal": alias}, deals=record.deals))
+        new = adjudicate(Record(preset="double-sir", options={"pile_ace_no_seal": value}, deals=record.deals))
+        assert old == new
+    both = {"pile_trump_ace_no_seal": alias, "pile_ace_no_seal": value}
+    assert resolve("double-sir", both) == resolve("double-sir", {"pile_ace_no_seal": value})
+
+
+@pytest.mark.parametrize("options,pointer", [
+    ({"pile_ace_no_seal": "all"}, "pile_ace_no_seal"),
+    ({"pile_ace_no_seal": True}, "pile_ace_no_seal"),
+    ({"pile_trump_ace_no_seal": "trump"}, "pile_trump_ace_no_seal"),
+    ({"pile_trump_ace_no_seal": True, "pile_ace_no_seal": "any"}, "pile_trump_ace_no_seal"),
+    ({"pile_trump_ace_no_seal": False, "pile_ace_no_seal": "trump"}, "pile_trump_ace_no_seal"),
+    ({"pile_trump_ace_no_seal": True, "pile_ace_no_seal": "some"}, "pile_ace_no_seal"),
+])
+def test_bad_or_contradicting_ace_options_are_refused_naming_the_option(options, pointer):
+    from referee.engine import OptionError
+
+    with pytest.raises(OptionError) as exc:
+        resolve("double-sir", options)
+    assert exc.value.option == pointer
+
+
+PILE_PRESETS = sorted(name for name in PRESETS if resolve(name).collection == "pile")
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from(PILE_PRESETS), seeds)
+def test_random_pile_games_under_any_ace_collect_all_tricks_and_no_ace_seals(preset, seed):
+    options = {"pile_ace_no_seal": "any"}
+    deal = random_deal(resolve(preset, options), seed % 4, random.Random(seed))
+    v = adjudicate(Record(preset=preset, options=options, deals=(deal,)))
+    assert v["valid"], v["errors"]
+    for d in v["deals"]:
+        assert d["status"] == "complete" and d["pile"] == 0
+        assert sum(d["tricks_won"]) == len(d["tricks"])
+        if len(d["tricks"]) < 13:  # the pile game's own end: seven collected against at least one
+            assert max(d["tricks_won"]) >= 7 and min(d["tricks_won"]) >= 1
+        for t in d["tricks"][:12]:
+            if t["collected"]:
+                assert t["winning_card"][0] != "A", t  # an ace never completes a collecting pair
