@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
-from referee.engine.options import ACE_NO_SEAL, ALIASES, BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
+from referee.engine.options import ABANDONED_DEAL, ACE_NO_SEAL, ALIASES, BAND_REVEALS, COLLECTIONS, ILLEGAL_PLAY, SCORINGS, TRUMP_MODES
 
 from referee.records import check_record
 
@@ -60,6 +60,7 @@ def create_verdict():
 _VALUES = {
     "trump": list(TRUMP_MODES), "collection": list(COLLECTIONS), "scoring": list(SCORINGS),
     "illegal_play": list(ILLEGAL_PLAY), "band_reveal": list(BAND_REVEALS), "pile_ace_no_seal": list(ACE_NO_SEAL),
+    "abandoned_deal": list(ABANDONED_DEAL),
 }
 
 

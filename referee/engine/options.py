@@ -14,6 +14,7 @@ SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
 ACE_NO_SEAL = ("none", "trump", "any")
+ABANDONED_DEAL = ("abandon", "perfect_play")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Options:
     pile_ace_no_seal: str = "none"
     kot: bool = False
     defenders_double: bool = False
+    abandoned_deal: str = "abandon"
 
     @property
     def end(self) -> str:
@@ -78,7 +80,10 @@ PRESETS: dict[str, dict[str, Any]] = {
 _CHOICES = {
     "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
+    "abandoned_deal": ABANDONED_DEAL,
 }
+# Values the rulebook names that need a part of the referee not built yet.
+_NOT_YET = {("abandoned_deal", "perfect_play"): "it needs the perfect-play solver"}
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
 
@@ -101,6 +106,8 @@ def _check_value(name: str, value: Any) -> Any:
     if name in _CHOICES:
         if value not in _CHOICES[name]:
             raise OptionError(f"option \"{name}\" must be one of {', '.join(_CHOICES[name])}; got {shown(value)}", name)
+        if (name, value) in _NOT_YET:
+            raise OptionError(f"option \"{name}\": {shown(value)} is not available yet ({_NOT_YET[name, value]})", name)
         return value
     if kind == "bool":
         if not isinstance(value, bool):

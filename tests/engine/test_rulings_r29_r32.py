@@ -20,6 +20,11 @@ def tricks(text: str) -> list[dict]:
     return events
 
 
+def spades(dealer: int, events: list[dict], **options) -> dict:
+    """Double Sir, spades called: the verdict on one deal."""
+    return verdict("double-sir", [{"dealer": dealer, "trump": {"suit": "S"}, "events": events}], **options)
+
+
 # -- R-29: a deal over before its error still scores and names the next deal -------------------------
 
 def test_r29_an_eighth_trick_after_a_court_is_an_error_but_next_names_the_next_deal():
@@ -51,7 +56,7 @@ DOUBLE_SIR_7_6 = tricks("0: AH 2H 3H 4H / 0: 5H 6H KH 7H / 2: 8H 9H QH TH / 0: 2
 
 
 def test_r30_a_7_6_collection_under_deal_courts_is_a_win_not_a_court():
-    v = verdict("double-sir", [{"dealer": 3, "trump": {"suit": "S"}, "events": DOUBLE_SIR_7_6}], scoring="deal-courts")
+    v = spades(3, DOUBLE_SIR_7_6, scoring="deal-courts")
     d = v["deals"][0]
     assert v["valid"] and d["status"] == "complete" and d["tricks_won"] == [7, 6]
     assert (d["result"]["winner"], d["result"]["kind"], d["result"]["courts"]) == (0, "win", [1, 0])
@@ -114,7 +119,7 @@ ACE_LAST = tricks("1: KS QS JS TS / 1: 8S 7S 9S 6S / 3: 4S 3S 5S 2S / 1: QH JH K
 
 
 def test_any_ace_the_thirteenth_trick_won_by_an_ace_still_takes_the_rest():
-    v = verdict("double-sir", [{"dealer": 0, "trump": {"suit": "S"}, "events": ACE_LAST}], pile_ace_no_seal="any")
+    v = spades(0, ACE_LAST, pile_ace_no_seal="any")
     d = v["deals"][0]
     assert v["valid"] and [t["winner"] for t in d["tricks"]] == [1, 3] * 6 + [3]
     last = d["tricks"][12]
@@ -176,3 +181,85 @@ def test_random_pile_games_under_any_ace_collect_all_tricks_and_no_ace_seals(pre
         for t in d["tricks"][:12]:
             if t["collected"]:
                 assert t["winning_card"][0] != "A", t  # an ace never completes a collecting pair
+
+
+# -- R-32: closing during a deal, or before the target ---------------------------------------------
+
+def closed(preset, deals, **options):
+    from referee.engine import adjudicate_dict
+
+    return adjudicate_dict({"preset": preset, "options": options, "closed": True, "deals": deals})
+
+
+def test_r32_closing_during_a_deal_abandons_it_and_the_finished_deals_decide():
+    # court-piece, a session by time: seat 1 makes a court in deal 0 (dealer 0); deal 1
+    # (dealer 2, the partner) has three tricks to seat 0 when the session is closed.
+    v = closed("court-piece", [won_by(0, [1] * 7), won_by(2, [0] * 3, n=3)], play_on=False)
+    assert v["valid"] and v["errors"] == [] and v["next"] is None
+    d = v["deals"][1]
+    assert d["status"] == "abandoned" and d["result"] is None and d["next_dealer"] is None
+    assert d["tricks_won"] == [3, 0] and len(d["tricks"]) == 3  # shown, never scored
+    m = v["match"]
+    assert (m["courts"], m["winner"], m["finished"], m["closed"]) == ([0, 1], 1, True, True)
+    assert m["rule"] == ["match.closed", "R-26", "R-32"]
+
+
+def test_r32_an_abandoned_deal_is_still_checked_for_record_errors_and_its_violations_listed():
+    # Deal 1 (dealer 2, hands known): seat 0 leads trick 4's first card, a heart, and seat 1
+    # plays a club while holding hearts; the session is closed in that open trick.
+    abandoned = won_by(2, [0] * 3, n=3, hands=True)
+    lead = next(c for c in abandoned["hands"][0][3:] if c[1] == "H")
+    club = next(c for c in abandoned["hands"][1] if c[1] == "C")
+    abandoned["events"] += [{"seat": 0, "play": lead}, {"seat": 1, "play": club}]
+    v = closed("court-piece", [won_by(0, [1] * 7), abandoned])
+    d = v["deals"][1]
+    assert v["valid"] and d["status"] == "abandoned" and d["result"] is None
+    assert [(x["code"], x["seat"], x["event"], x["pending"]) for x in d["violations"]] == [("revoke", 1, 13, True)]
+    broken = won_by(2, [0] * 3, n=3)
+    broken["events"].append({"seat": 1, "play": "2C"})  # seat 0 leads trick 4
+    v = closed("court-piece", [won_by(0, [1] * 7), broken])
+    assert [(e["code"], e["deal"]) for e in v["errors"]] == [("out_of_turn", 1)]
+    assert v["deals"][1]["status"] == "invalid" and v["match"]["winner"] == 1 and v["match"]["finished"]
+
+
+def test_r32_an_abandoned_hidden_trump_is_not_turned_up():
+    deal = {"dealer": 0, "trump": {"hidden": "2D"}, "events": [{"seat": 1, "play": "AH"}]}
+    v = closed("hidden-rung", [deal])
+    trump = v["deals"][0]["trump"]
+    assert v["deals"][0]["status"] == "abandoned"
+    assert trump["turned_up_at_end"] is False and trump["suit"] is None and "rule" not in trump
+
+
+@pytest.mark.parametrize("preset,deals,winner", [
+    ("rr-single-sir", [won_by(0, [1] * 7)], 1),                  # 3 points to 0, target 10
+    ("rr-single-sir", [won_by(0, [1] * 7), won_by(2, [0] * 7)], 0),  # 3 against 4: the defenders' court
+    ("seven-courts", [won_by(0, [0] * 13, n=13)], 0),             # a sweep: 2 courts of 7
+])
+def test_r32_closing_before_the_target_the_team_ahead_wins(preset, deals, winner):
+    v = closed(preset, deals)
+    m = v["match"]
+    assert m["target"] is not None and m["finished"] and m["winner"] == winner
+    assert m["rule"] == ["match.closed", "R-26", "R-32"] and v["next"] is None
+
+
+def test_r32_closing_before_the_target_with_equal_totals_is_a_draw_also_during_a_deal():
+    v = closed("rr-single-sir", [won_by(0, [1] * 4, n=4)])
+    m = v["match"]
+    assert v["deals"][0]["status"] == "abandoned"
+    assert (m["points"], m["winner"], m["finished"]) == ([0, 0], None, True)
+
+
+def test_r32_a_match_already_won_is_not_changed_by_a_close():
+    deals = [won_by(0, [1] * 7), won_by(2, [1] * 7), won_by(0, [1] * 7), won_by(2, [1] * 7)]  # 4 courts: 12 points
+    v = closed("rr-single-sir", deals)
+    assert v["match"]["winner"] == 1 and v["match"]["rule"] == ["match.target"]
+
+
+@pytest.mark.parametrize("value", ["perfect_play"])
+def test_r32_perfect_play_for_an_abandoned_deal_is_refused_until_the_solver_exists(value):
+    from referee.engine import OptionError
+
+    with pytest.raises(OptionError, match="not available yet") as exc:
+        resolve("court-piece", {"abandoned_deal": value})
+    assert exc.value.option == "abandoned_deal"
+    assert resolve("court-piece", {"abandoned_deal": "abandon"}) == resolve("court-piece")
