@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
-from referee.engine.options import CHOICES
+from referee.engine.options import ALIASES, CHOICES
 
 from referee.records import check_record
 
@@ -71,4 +71,8 @@ def list_presets():
         about = rules[f"option.{name}"]
         options[name] = {"default": value, **({"values": list(CHOICES[name])} if name in CHOICES else {}),
                          "title": about.title, "description": about.text, "rule": about.id}
+    for name, (spells, _, _) in ALIASES.items():
+        about = rules[f"option.{name}"]
+        options[name] = {"default": False, "alias_of": spells, "title": about.title, "description": about.text,
+                         "rule": about.id}
     return jsonify({"presets": presets, "options": options})

@@ -50,8 +50,11 @@ class Pile:
             return "pile.no-collect-after"
         if o.pile_ace_on_ace and winning_card.is_ace and self._prev_card is not None and self._prev_card.is_ace:
             return "pile.ace-on-ace"
-        if o.pile_trump_ace_no_seal and winning_card.is_ace and winning_card.suit == trump_suit:
-            return "pile.trump-ace"
+        if o.pile_ace_no_seal != "none" and winning_card.is_ace:
+            if o.pile_ace_no_seal == "any":
+                return "pile.any-ace"
+            if winning_card.suit == trump_suit:
+                return "pile.trump-ace"
         return None
 
     def _pair_open_for(self, winner: int) -> bool:

@@ -45,7 +45,7 @@ ERROR_RULES = {
     "out_of_turn": ["trick.turn"], "play_after_end": ["record.after-end"], "bad_take_back": ["R-12"],
     "bad_reveal": ["trump.hidden.lead", "R-13"], "bad_face_down": ["trump.hidden.face-down", "R-13"],
     "bad_trump": ["record.trump"], "illegal_play": ["R-3"], "unfinished_deal_not_last": ["record.deals"],
-    "closed_during_deal": ["R-26"], "bad_bid": ["record.bid"],
+    "bad_bid": ["record.bid"],
 }
 
 

@@ -63,14 +63,15 @@ class Match:
     def finished(self) -> bool:
         return self.winner is not None or self.closed
 
-    def close(self) -> None:
-        """R-26: the organiser ends the session; more courts (points under points/tens) wins."""
+    def close(self, abandoned: bool = False) -> None:
+        """R-26: the organiser ends the session; more courts (points under points/tens) wins.
+        R-32: also during a deal (abandoned, not scored) or before a target was reached."""
         if self.finished:
             return
         self.closed = True
         totals = self.points if self.options.target_is_points else self.courts
         self.winner = None if totals[0] == totals[1] else int((totals[1] > totals[0]) != self.options.bidding)
-        self.rule = ["match.closed", "R-26"]
+        self.rule = ["match.closed", "R-26"] + (["R-32"] if abandoned or self.options.target is not None else [])
 
     def as_dict(self) -> dict:
         data = {"courts": list(self.courts), "points": list(self.points), "streak": list(self.streak),
@@ -147,7 +148,7 @@ class DealVerdict:
         shown, penalty = self.tricks, self.penalty
         report = {
             "dealer": deal.dealer, "caller": deal.caller,
-            "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid")),
+            "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid", "abandoned")),
             "status": self.status,
             "tricks": [t.as_dict() for t in shown],
             "tricks_won": list(deal.won_until(penalty)),
@@ -220,19 +221,18 @@ def judge(record: Record) -> Verdict:
         expected = report.next_dealer
         last = deal
     if record.closed:
-        _close(match, deals, errors)
+        _close(match, deals)
     # R-29: a last deal that finished before its error still leads to the next deal
     stopped = bool(deals) and deals[-1].status == "invalid"
     return Verdict(errors, deals, match.as_dict(), None if stopped else _next(match, deals, last, expected))
 
 
-def _close(match: Match, deals: list[DealVerdict], errors: list[dict]) -> None:
-    """R-26: a closed session ends after its last finished deal."""
-    if deals and deals[-1].status == "in_progress":
-        errors.append(_error("closed_during_deal", len(deals) - 1, None,
-                             f"the session is closed, but deal {len(deals) - 1} is unfinished"))
-        deals[-1].status = "invalid"
-    match.close()
+def _close(match: Match, deals: list[DealVerdict]) -> None:
+    """R-26, R-32: a closed session ends after its last finished deal; an unfinished one is abandoned."""
+    abandoned = bool(deals) and deals[-1].status == "in_progress"
+    if abandoned:
+        deals[-1].status = "abandoned"
+    match.close(abandoned)
 
 
 def adjudicate(record: Record) -> dict[str, Any]:

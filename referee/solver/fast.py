@@ -61,7 +61,7 @@ class FastGame:
         self.specials = 0
         if not self.tricks and options.scoring == "tens":
             self.specials |= 1 << TEN
-        if options.collection == "pile" and (options.pile_ace_on_ace or options.pile_trump_ace_no_seal):
+        if options.collection == "pile" and (options.pile_ace_on_ace or options.pile_ace_no_seal != "none"):
             self.specials |= 1 << ACE
         self.count_tens = options.scoring == "tens"
         self.tt: dict = {}

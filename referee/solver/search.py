@@ -26,7 +26,7 @@ FAST_OPTIONS = frozenset({
     "trump", "collection", "scoring", "target", "play_on", "bavney_courts", "goon_court_courts",
     "streak_courts", "streak_points", "illegal_play", "weak_hand_redeal", "hidden_caller_face_down",
     "band_reveal", "pass_once", "pile_first_pair_collects", "pile_no_collect_after", "pile_ace_on_ace",
-    "pile_trump_ace_no_seal", "kot", "defenders_double",
+    "pile_ace_no_seal", "kot", "defenders_double",
 })
 
 

@@ -17,16 +17,18 @@ from typing import Any
 from referee.visibility import PublicView
 
 OVER = ("complete", "ended_by_penalty")
+ABANDONED = "abandoned"  # R-32: closed while unfinished; announced once by deal.abandoned, never scored
 DEAL_FIELDS = ("status", "result", "tricks_won", "next_dealer")
 Event = tuple[str, dict[str, Any]]
 
 
 def deal_facts(verdict: dict | None) -> dict[int, dict]:
-    """Per finished deal, what the feed says of it."""
+    """Per finished (or abandoned) deal, what the feed says of it."""
     if verdict is None:
         return {}
     return {i: {"deal": i, "dealer": d["dealer"], **{k: d[k] for k in DEAL_FIELDS}}
-            for i, d in enumerate(verdict["deals"]) if d["status"] in OVER and d["result"] is not None}
+            for i, d in enumerate(verdict["deals"])
+            if d["status"] in OVER and d["result"] is not None or d["status"] == ABANDONED}
 
 
 def violation_key(deal: int, v: dict) -> tuple:
@@ -57,7 +59,7 @@ def _deal_events(old, new, announced: set[int], why: str, revision: int) -> list
         if was == now:
             continue
         if was is None and i not in announced:
-            events.append(("deal.finished", now))
+            events.append(("deal.abandoned" if now["status"] == ABANDONED else "deal.finished", now))
         else:
             events.append(("deal.revised", {"deal": i, "previous": was, "result": now and now["result"],
                                             "now": now, "why": why, "revision": revision}))

@@ -50,8 +50,8 @@ def announced(s: Session, m: Match) -> tuple[set[int], set[tuple], bool]:
     announced the match finished."""
     rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
         FeedEvent.match_id == m.id,
-        FeedEvent.type.in_(("deal.finished", "violation.found", "match.finished")))).all()
-    deals = {p["deal"] for t, p in rows if t == "deal.finished"}
+        FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found", "match.finished")))).all()
+    deals = {p["deal"] for t, p in rows if t in ("deal.finished", "deal.abandoned")}
     violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
     return deals, violations, any(t == "match.finished" for t, _ in rows)
 

@@ -139,13 +139,6 @@ def test_r26_a_closed_session_with_equal_totals_is_a_draw():
     assert v["match"]["finished"] is True and v["match"]["winner"] is None and v["next"] is None
 
 
-def test_r26_closing_during_a_deal_is_a_record_error():
-    v = adjudicate_dict({"preset": "court-piece", "closed": True,
-                         "deals": [{"dealer": 0, "trump": {"suit": "S"}, "events": ev("1:AH")}]})
-    assert not v["valid"] and v["errors"][0]["code"] == "closed_during_deal"
-    assert v["deals"][0]["status"] == "invalid" and v["next"] is None
-
-
 # -- show-outs of a fully played hand are decided --------------------------------------------
 
 def test_r27_a_seat_that_played_all_thirteen_cards_has_nothing_unproven():

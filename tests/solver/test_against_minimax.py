@@ -22,6 +22,8 @@ GROUPS = [
     ("rr-single-sir", {}, 0.3),
     ("double-sir", {}, 0.3),
     ("double-sir", {"pile_ace_on_ace": True, "pile_trump_ace_no_seal": True}, 0.3),
+    ("double-sir", {"pile_ace_no_seal": "any"}, 0.3),
+    ("seven-courts", {"collection": "pile", "kot": True}, 0.3),
     ("double-sir", {"pile_first_pair_collects": False, "pile_no_collect_after": [10, 11, 12]}, 0.3),
     ("rr-double-sir", {}, 0.3),
     ("hidden-rung", {}, 0.0),

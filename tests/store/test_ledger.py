@@ -206,7 +206,7 @@ def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
         assert violations == want_violations
         if standings is not None:
             assert standings == want_standings
-        announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] == "deal.finished"]
+        announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] in ("deal.finished", "deal.abandoned")]
         ended = [e["match"] for e in feed if e["type"] == "match.finished"]
         assert len(announced) == len(set(announced)) and len(ended) == len(set(ended))
     finally:
