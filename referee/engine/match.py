@@ -1,7 +1,7 @@
 """Replaying a whole record: deals in order, scores, streaks, the next dealer (§4, §7, §8)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .cards import caller_of
 from .deal import Deal
@@ -139,6 +139,11 @@ class DealVerdict:
         return shown
 
     def as_dict(self) -> dict:
+        return self.report(_trick_dicts)
+
+    def report(self, tricks: Callable[[list[Trick]], Any]) -> dict:
+        """The deal's verdict in the contract's key order, its tricks rendered by `tricks`
+        (dicts for `as_dict`; a writer passes JSON text already written)."""
         deal = self.deal
         if deal is None:
             return {"dealer": self.dealer, "caller": caller_of(self.dealer), "trump": None, "status": self.status,
@@ -149,7 +154,7 @@ class DealVerdict:
             "dealer": deal.dealer, "caller": deal.caller,
             "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid")),
             "status": self.status,
-            "tricks": [t.as_dict() for t in shown],
+            "tricks": tricks(shown),
             "tricks_won": list(deal.won_until(penalty)),
             "pile": shown[-1].pile_after if shown else 0,
             "violations": [v.as_dict() for v in self.violations],
@@ -164,6 +169,10 @@ class DealVerdict:
         if penalty is not None:
             report["ignored_events"] = deal.ignored_events(penalty)
         return report
+
+
+def _trick_dicts(tricks: list[Trick]) -> list[dict]:
+    return [t.as_dict() for t in tricks]
 
 
 class Verdict:
@@ -182,8 +191,12 @@ class Verdict:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "errors": self.errors, "deals": [d.as_dict() for d in self.deals],
-                "match": self.match, "next": self.next}
+        return self.report([d.as_dict() for d in self.deals])
+
+    def report(self, deals: list) -> dict[str, Any]:
+        """The verdict in the contract's key order with `deals` as given (dicts, or the
+        `DealVerdict`s themselves for a writer that renders them)."""
+        return {"valid": self.valid, "errors": self.errors, "deals": deals, "match": self.match, "next": self.next}
 
 
 def judge(record: Record) -> Verdict:
