@@ -83,10 +83,6 @@ def dumps_line(value: Any) -> str:
     return orjson.dumps(value).decode() + "\n"
 
 
-def dumps_bytes(value: Any) -> bytes:
-    return orjson.dumps(value)
-
-
 def dumps_verdict(value: Any) -> bytes:
     """JSON of a value holding engine `Verdict`s (one, or inside a wrapper such as a batch
     line): the bytes of `orjson.dumps` of its `as_dict()`, written from the value objects
