@@ -156,6 +156,8 @@ def test_a_big_records_deals_open_one_at_a_time_each_steppable(served, browser):
     deal's decision, and opening a deal fetches its tricks and steps; an event link of a deal
     not opened yet opens it."""
     base, app = served
+    browser.get("about:blank")  # a live page of an earlier test may still poll its server, now gone
+    browser.get_log("browser")
     app.config["PAGE_INLINE_DEALS"] = 2
     record = json.loads((RECORDS / "seven-deals-in-a-row.json").read_text())["record"]
     paste(browser, base, json.dumps(record))
