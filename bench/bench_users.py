@@ -238,7 +238,7 @@ def page(tmp: Path, deals: int, runs: int) -> tuple[float, float, float] | None:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     db = f"sqlite:///{tmp / 'page.db'}"
     upgrade(db)
-    app = create_app({"DATABASE_URL": db, "MAX_CONTENT_LENGTH": 64 << 20})
+    app = create_app({"DATABASE_URL": db, "MAX_CONTENT_LENGTH": 64 << 20, "MAX_FORM_MEMORY_SIZE": 64 << 20})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
@@ -258,8 +258,11 @@ def page(tmp: Path, deals: int, runs: int) -> tuple[float, float, float] | None:
             driver.get(base + "/")
             driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "record"), text)
             driver.find_element(By.CSS_SELECTOR, "form.check button[type=submit]").click()
+            deadline = time.monotonic() + 300
             while not driver.execute_script("return !!document.querySelector('#deal-0 .stepper .position')"
                                             " && performance.getEntriesByName('first-contentful-paint').length > 0"):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the page showed no steps within 300 s: " + driver.title)
                 time.sleep(0.02)
             now, fcp = driver.execute_script(
                 "return [performance.now(), performance.getEntriesByName('first-contentful-paint')[0].startTime]")
