@@ -253,9 +253,16 @@ def serve(args) -> int:
     stopped, and keep the delivery worker running beside it."""
     from referee.store.db import upgrade
 
+    from referee.store.secrets import local_key
+
     url = _url(args)
     upgrade(url)
     env = {**os.environ, "DATABASE_URL": url}
+    local = local_key(url)
+    if local is not None:
+        env["REFEREE_SECRET_KEY"] = local[0]
+        if local[1]:
+            print(local[1], file=sys.stderr, flush=True)
     deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
                                  "--workers", str(args.workers), "wsgi:app"], env=env,
