@@ -5,13 +5,18 @@ absolute figures on a shared 2-core machine are not comparable between runs).
 
 1. start-up: `referee check` on a one-deal file vs `python -c pass` (target: within 150 ms)
 2. `referee check --json` on one record of 2,000 deals (about 3 MB) vs the bare baseline on
-   the same file (json.loads of it, then each deal), start-up subtracted (target: at least 60%)
-3. `referee check -j 2` vs `-j 1` on a 10,000-record JSON Lines archive (target: 1.6x)
-4. POST /v1/verdicts (a full 13-trick deal) vs a bare Flask JSON echo, same gunicorn settings,
-   driven by wrk: rates and p50/p99 latency (target: at least 0.5)
-5. POST /v1/verdicts/batch with 1,000 one-deal records vs the engine's own rate (target: 50%)
+   the same file (json.loads of it, then each deal), start-up subtracted (target: at least 60%);
+   then the same work in one process, alternating with the baseline
+3. the engine (JSON text -> Verdict, one-deal records) vs the bare baseline (target: 70%)
+4. `referee check -j 2` vs `-j 1` on a 10,000-record JSON Lines archive (target: 1.6x)
+5. POST /v1/verdicts (a full 13-trick deal) vs a bare Flask JSON echo, same gunicorn settings,
+   driven by wrk: rates and p50/p99 latency (target: at least 0.8)
+6. POST /v1/verdicts/batch with 1,000 one-deal records vs the engine's own rate (target: 50%)
+7. the page of a 2,000-deal record in headless Chromium: time to first paint and to the first
+   deal's steps, against POST /v1/verdicts of the same record on the same server (as ratios)
 
-Figures only: no assertion; not part of the tests. Needs wrk (Debian: apt-get install wrk).
+Figures only: no assertion; not part of the tests. Needs wrk (Debian: apt-get install wrk)
+and, for 7, chromium and chromium-driver with selenium.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from bench_replay import baseline_deal, deal_json, engine, make_texts  # noqa: E402
+from bench_replay import baseline, baseline_deal, deal_json, engine, make_texts, rate  # noqa: E402
 
 PY = sys.executable
 
@@ -87,6 +92,33 @@ def check_file(tmp: Path, deals: int, startup_s: float, runs: int) -> tuple[floa
             baseline_deal(deal)
         times.append(time.perf_counter() - start)
     return cli_rate, deals / statistics.median(times)
+
+
+def check_in_process(tmp: Path, runs: int) -> tuple[float, float]:
+    """Seconds: `check --json`'s own work on the big file (read, check, judge, write) and the
+    baseline's, alternating in one process (medians)."""
+    from referee import gctune
+    from referee.cli import report
+    from referee.inputs import read_units
+
+    gctune.for_big_verdicts()  # as `referee check` does
+    path = tmp / "big.json"
+    cli, base = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        for item in read_units([str(path)]):
+            report(item, True)
+        cli.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for deal in json.loads(path.read_text())["deals"]:
+            baseline_deal(deal)
+        base.append(time.perf_counter() - start)
+    return statistics.median(cli), statistics.median(base)
+
+
+def engine_vs_baseline(seconds: float) -> tuple[float, float]:
+    texts = make_texts(2000)
+    return rate(engine, texts, seconds), rate(baseline, texts, seconds)
 
 
 def parallel(tmp: Path, records: int, runs: int) -> tuple[float, float]:
@@ -180,6 +212,68 @@ def batch(records: int) -> tuple[float, float]:
     return batch_rate, engine_rate
 
 
+def page(tmp: Path, deals: int, runs: int) -> tuple[float, float, float] | None:
+    """Seconds (medians): the verdict page of one `deals`-deal record pasted into /check, to its
+    first paint and to its first deal's steps, and POST /v1/verdicts of the same record, one
+    server (the app in a thread, the body limit raised to hold the record)."""
+    import logging
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from referee.app import create_app
+    from referee.store.db import upgrade
+    sys.path.insert(0, str(ROOT))
+    from tests.browser.conftest import browser_missing
+
+    if browser_missing():
+        print(f"page line skipped: {browser_missing()}")
+        return None
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    from tests.browser.conftest import CHROMIUM, DRIVER
+
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)
+    db = f"sqlite:///{tmp / 'page.db'}"
+    upgrade(db)
+    app = create_app({"DATABASE_URL": db, "MAX_CONTENT_LENGTH": 64 << 20, "MAX_FORM_MEMORY_SIZE": 64 << 20})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    text = one_record(deals)
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1600"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    paint, steps, api = [], [], []
+    try:
+        for _ in range(runs):
+            start = time.perf_counter()
+            request = urllib.request.Request(base + "/v1/verdicts", data=text.encode(), headers={"Content-Type": "application/json"})
+            urllib.request.urlopen(request, timeout=600).read()
+            api.append(time.perf_counter() - start)
+            driver.get(base + "/")
+            driver.execute_script("arguments[0].value = arguments[1];", driver.find_element(By.ID, "record"), text)
+            driver.find_element(By.CSS_SELECTOR, "form.check button[type=submit]").click()
+            deadline = time.monotonic() + 300
+            while not driver.execute_script("return !!document.querySelector('#deal-0 .stepper .position')"
+                                            " && performance.getEntriesByName('first-contentful-paint').length > 0"):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the page showed no steps within 300 s: " + driver.title)
+                time.sleep(0.02)
+            now, fcp = driver.execute_script(
+                "return [performance.now(), performance.getEntriesByName('first-contentful-paint')[0].startTime]")
+            steps.append(now / 1000)
+            paint.append(fcp / 1000)
+    finally:
+        driver.quit()
+        server.shutdown()
+    return statistics.median(paint), statistics.median(steps), statistics.median(api)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller inputs, fewer runs")
@@ -195,6 +289,12 @@ def main() -> None:
         print(f"{'baseline on the same file':44} {base_rate:8,.0f} deals/s")
         print(f"{'referee check --json, one 2,000-deal record':44} {cli_rate:8,.0f} deals/s  "
               f"{cli_rate / base_rate:5.0%} of baseline (target 60%)")
+        cli_s, base_s = check_in_process(tmp, runs)
+        print(f"{'  the same in one process, alternating':44} {cli_s:8.2f} s vs {base_s:.2f} s  "
+              f"{base_s / cli_s:5.0%} of baseline (target 60%)")
+        e_rate, b_rate = engine_vs_baseline(1.0 if args.quick else 3.0)
+        print(f"{'engine (JSON text -> Verdict), one-deal records':44} {e_rate:8,.0f} deals/s  "
+              f"{e_rate / b_rate:5.0%} of baseline {b_rate:,.0f}/s (target 70%)")
         one, two = parallel(tmp, 2000 if args.quick else 10_000, max(1, runs // 2))
         print(f"{'referee check --json -j 1, JSON Lines':44} {one:8.2f} s")
         print(f"{'referee check --json -j 2':44} {two:8.2f} s    {one / two:4.2f}x (target 1.6x)")
@@ -202,13 +302,19 @@ def main() -> None:
             (r_rate, r50, r99), (e_rate, e50, e99) = http(tmp, 3 if args.quick else 10)
             print(f"{'bare Flask JSON echo (gunicorn, 2 workers)':44} {e_rate:8,.0f} req/s  p50 {e50:.1f} ms  p99 {e99:.1f} ms")
             print(f"{'POST /v1/verdicts, full deal (same)':44} {r_rate:8,.0f} req/s  p50 {r50:.1f} ms  p99 {r99:.1f} ms  "
-                  f"{r_rate / e_rate:4.2f} of the echo (target 0.5)")
+                  f"{r_rate / e_rate:4.2f} of the echo (target 0.8)")
         else:
             print("wrk not found: HTTP line skipped (apt-get install wrk)")
         b_rate, e_rate = batch(1000)
         print(f"{'engine, 1,000 one-deal records':44} {e_rate:8,.0f} verdicts/s")
         print(f"{'POST /v1/verdicts/batch, the same 1,000':44} {b_rate:8,.0f} verdicts/s  "
               f"{b_rate / e_rate:5.0%} of the engine (target 50%)")
+        shown = page(tmp, 500 if args.quick else 2000, max(1, runs // 2))
+        if shown:
+            fcp, first, api = shown
+            print(f"{'POST /v1/verdicts, the same 2,000-deal record':44} {api:8.2f} s")
+            print(f"{'its page: first paint':44} {fcp:8.2f} s    {fcp / api:4.2f}x the API verdict")
+            print(f"{'its page: the first deal steppable':44} {first:8.2f} s    {first / api:4.2f}x the API verdict")
 
 
 if __name__ == "__main__":

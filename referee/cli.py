@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from referee import gctune, jsontext
-from referee.engine import Record, adjudicate
+from referee.engine import Record, Verdict, judge
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 
@@ -95,7 +95,7 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def judge_item(item: Item) -> tuple[dict | None, str | None]:
+def judge_item(item: Item) -> tuple[Verdict | None, str | None]:
     """(verdict, None), or (None, why it is not a record); (None, None) for an item that holds
     no record (the settings line of a `referee export` file)."""
     item = parsed(item)
@@ -110,13 +110,13 @@ def judge_item(item: Item) -> tuple[dict | None, str | None]:
         clean = check_record(data)
     except RecordProblems as exc:
         return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
-    return adjudicate(Record.from_dict(clean)), None
+    return judge(Record.from_dict(clean)), None
 
 
-def exit_status(verdict: dict) -> int:
-    if not verdict["valid"]:
+def exit_status(verdict: Verdict) -> int:
+    if not verdict.valid:
         return INVALID
-    return VIOLATIONS if any(d["violations"] for d in verdict["deals"]) else OK
+    return VIOLATIONS if any(d.violations for d in verdict.deals) else OK
 
 
 def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
@@ -126,11 +126,11 @@ def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
         return b"", "", OK
     if as_json:
         line = {"file": item.file, "line": item.line}
-        line.update({"valid": verdict["valid"], "verdict": verdict} if verdict else {"error": problem})
-        return jsontext.dumps_bytes(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
+        line.update({"valid": verdict.valid, "verdict": verdict} if verdict else {"error": problem})
+        return jsontext.dumps_verdict(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
     if verdict is None:
         return b"", f"{item.where}: {problem}\n", INVALID
-    return (summary(item.where, verdict) + "\n").encode(), "", exit_status(verdict)
+    return (summary(item.where, verdict.as_dict()) + "\n").encode(), "", exit_status(verdict)
 
 
 def _report_json(item: Item) -> tuple[bytes, str, int]:

@@ -94,12 +94,12 @@ def _overview(args, command: str, **filters) -> dict | None:
 def standings_text(rows: list[dict], tie_break: list[str]) -> list[str]:
     width = max([len(" & ".join(r["team"])) for r in rows] + [4])
     out = [f"{'rank':>4}  {'team':{width}} {'played':>6} {'won':>4} {'drawn':>5} {'lost':>4} "
-           f"{'courts':>7} {'points':>7}  rules"]
+           f"{'courts':>7} {'points':>7} {'deals':>5}  rules"]
     for r in rows:
         team = " & ".join(r["team"])
         out.append(f"{r['rank']:>4}  {team:{width}} {r['played']:>6} {r['won']:>4} {r['drawn']:>5} {r['lost']:>4} "
-                   f"{r['courts_for']:>3}-{r['courts_against']:<3} {r['points_for']:>3}-{r['points_against']:<3}"
-                   f"  {', '.join(r['rule'])}")
+                   f"{r['courts_for']:>3}-{r['courts_against']:<3} {r['points_for']:>3}-{r['points_against']:<3} "
+                   f"{r['deals']:>5}  {', '.join(r['rule'])}")
     out.append(f"ties broken by: {', '.join(k.replace('_', ' ') for k in tie_break)}; "
                "teams equal on all three share a rank")
     return out

@@ -18,10 +18,18 @@ NOT_FOUND = 2
 
 
 def _store(args):
-    from referee.store.db import Database
     from referee.store.service import Store
 
-    return Store(Database(_url(args)))
+    return Store(_database(args))
+
+
+def _database(args):
+    """The database, migrated first if it is not at the latest schema (said once, on stderr)."""
+    from referee.store.db import Database, upgrade_if_needed
+
+    if upgrade_if_needed(_url(args)):
+        print(f"referee: the database at {_url(args)} was not at the latest schema; migrated it", file=sys.stderr)
+    return Database(_url(args))
 
 
 def _url(args) -> str:
@@ -56,8 +64,15 @@ def _external_id(item: Item, how: str) -> str:
     return where if item.line is None else f"{where}:{item.line}"
 
 
-def _import_one(store, tid: str, item: Item, how: str) -> tuple[str, str | None]:
-    """('new' | 'present' | 'rejected', why)."""
+def _session_to_close(view) -> bool:
+    """`import --close`: a session still open whose last deal is over (so it can count)."""
+    deals = view.revision.verdict["deals"]
+    return view.match.status != "finished" and bool(deals) and deals[-1]["status"] != "in_progress"
+
+
+def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> tuple[str, str | None]:
+    """('new' | 'present' | 'rejected', why); `close`: close the new match if it is a session
+    whose last deal is over."""
     from referee.records import RecordProblems, check_record
     from referee.store.errors import StoreError
 
@@ -68,12 +83,16 @@ def _import_one(store, tid: str, item: Item, how: str) -> tuple[str, str | None]
     try:
         if isinstance(data, dict) and data.get("kind") == "match":  # a line of `referee export`
             external_id = data.get("external_id") or data.get("id") or external_id
-            revisions = [{**r, "record": check_record(r["record"], f"/revisions/{k}/record", stored=True)}
+            revisions = [{**r, "record": check_record(r["record"], f"/revisions/{k}/record", stored=True),
+                          "created_at": _moment(r.get("created_at"))}
                          for k, r in enumerate(data.get("revisions") or [{"record": data.get("record")}])]
-            _, created = store.restore_match(tid, external_id, revisions)
+            view, created = store.restore_match(tid, external_id, revisions, _moment(data.get("created_at")),
+                                                _moment(data.get("updated_at")))
         else:
             clean = check_record(data, stored=True)
-            _, created = store.create_match(tid, None, clean, external_id, trusted=True)
+            view, created = store.create_match(tid, None, clean, external_id, trusted=True)
+        if close and created and _session_to_close(view):
+            store.close(view.match.id, None, None, trusted=True)
     except RecordProblems as exc:
         return "rejected", "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
     except StoreError as exc:
@@ -98,10 +117,26 @@ def _target_tournament(store, args, items: list[Item]) -> str | None:
     except StoreError as exc:
         print(f"referee import: {exc.detail} (--operator-key)", file=sys.stderr)
         return None
+    if store.has_tournament(settings.get("id")):
+        print(f"tournament {settings['id']} ({settings['name']}) is already here: restored before; "
+              "adding only what it lacks")
+        return settings["id"]
     t, key, read_key = store.create_tournament(settings["name"], settings["preset"], settings["options"],
-                                               settings["public"])
+                                               settings["public"], tid=settings.get("id"),
+                                               created_at=_moment(settings.get("created_at")))
     print(f"created tournament {t.id} ({settings['name']}); write key {key}; read key {read_key} (shown only now)")
     return t.id
+
+
+def _moment(text: str | None):
+    """A time of an export (`...Z`), or None (now) when absent or unreadable."""
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00")) if isinstance(text, str) else None
+    except ValueError:
+        return None
+    return moment if moment is not None and moment.tzinfo is not None else None
 
 
 def import_files(args) -> int:
@@ -122,7 +157,7 @@ def import_files(args) -> int:
     records = [i for i in items if not (isinstance(i.data, dict) and i.data.get("kind") == "tournament")]
     progress = Progress(len(records))
     for n, item in enumerate(records, 1):
-        outcome, why = _import_one(store, tid, item, args.id_from)
+        outcome, why = _import_one(store, tid, item, args.id_from, args.close)
         counts[outcome] += 1
         if why:
             rejected.append((item.where, why))
@@ -218,9 +253,16 @@ def serve(args) -> int:
     stopped, and keep the delivery worker running beside it."""
     from referee.store.db import upgrade
 
+    from referee.store.secrets import local_key
+
     url = _url(args)
     upgrade(url)
     env = {**os.environ, "DATABASE_URL": url}
+    local = local_key(url)
+    if local is not None:
+        env["REFEREE_SECRET_KEY"] = local[0]
+        if local[1]:
+            print(local[1], file=sys.stderr, flush=True)
     deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
                                  "--workers", str(args.workers), "wsgi:app"], env=env,
@@ -245,11 +287,10 @@ def serve(args) -> int:
 def deliver(args) -> int:
     import logging
 
-    from referee.store.db import Database
     from referee.store.delivery import run_forever
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    sent, failed = run_forever(Database(_url(args)), once=args.once, seconds=args.seconds)
+    sent, failed = run_forever(_database(args), once=args.once, seconds=args.seconds)
     if args.once or args.seconds is not None:
         print(f"delivered {sent} event(s); {failed} failed attempt(s)")
     return 0
@@ -270,6 +311,8 @@ def add_commands(sub) -> None:
     p.add_argument("--tournament", required=True,
                    help="the tournament's id; `new` creates it from an export file's settings")
     p.add_argument("--operator-key", help="with --tournament new, where REFEREE_OPERATOR_KEY is set: that key")
+    p.add_argument("--close", action="store_true",
+                   help="close each new match whose last deal is over (a session by time), so it counts in the standings")
     p.add_argument("--id-from", choices=["path", "name", "record"], default="path",
                    help="each match's external id: the file's path relative to here (default), its base "
                         "name, or the record's own external_id; `:N` marks the Nth record of a file")

@@ -83,5 +83,22 @@ def dumps_line(value: Any) -> str:
     return orjson.dumps(value).decode() + "\n"
 
 
-def dumps_bytes(value: Any) -> bytes:
-    return orjson.dumps(value)
+def dumps_verdict(value: Any) -> bytes:
+    """JSON of a value holding engine `Verdict`s (one, or inside a wrapper such as a batch
+    line): the bytes of `orjson.dumps` of its `as_dict()`, written from the value objects
+    without first building every trick's dicts."""
+    return orjson.dumps(value, default=_verdict_parts)
+
+
+def _verdict_parts(obj: Any) -> Any:
+    from referee.engine.match import DealVerdict, Verdict
+
+    if type(obj) is DealVerdict:
+        return obj.report(_tricks_text)
+    if type(obj) is Verdict:
+        return obj.report(obj.deals)
+    raise TypeError(f"{type(obj).__name__} is not JSON")
+
+
+def _tricks_text(tricks: list) -> orjson.Fragment:
+    return orjson.Fragment("[" + ",".join([t.json_text() for t in tricks]) + "]")

@@ -4,13 +4,16 @@ serve` runs).
 Threaded workers (gunicorn's gthread): a connection waits in the worker's poller until it
 sends something, and a client that is slow to send or to read holds one thread, not a
 whole worker process; a worker streaming a long answer still tells the arbiter it is alive,
-so the worker timeout does not cut the answer. What gunicorn refuses before the app sees
+so the worker timeout does not cut the answer. A thread waits at most READ_TIMEOUT for the
+next bytes of a request (or for room to write the answer): a client that stops mid-request
+gives its thread back then, instead of holding it for as long as it keeps the socket open. What gunicorn refuses before the app sees
 it (a request line over 4094 bytes: 414; header fields too large or too many: 431; a
 malformed request: 400) is answered as problem+json like every other error.
 """
 from __future__ import annotations
 
 import json
+import socket
 
 from gunicorn import util
 from gunicorn.workers.gthread import ThreadWorker
@@ -22,6 +25,8 @@ threads = 8           # per worker: requests in progress at once, slow clients i
 timeout = 30
 keepalive = 5
 accesslog = "-"
+
+READ_TIMEOUT = 10.0   # seconds a thread waits on one read or write of a client's socket
 
 DETAILS = {
     414: "the request line is longer than the server reads (4094 bytes)",
@@ -51,8 +56,36 @@ def problem_response(status: int, reason: str, exc: Exception) -> bytes:
     return head.encode("latin-1") + body
 
 
+class _TimedSocket(socket.socket):
+    """A client's socket whose blocking mode waits at most READ_TIMEOUT (gthread sets the
+    socket blocking, with no timeout, before each request)."""
+
+    def setblocking(self, flag: bool) -> None:
+        if flag:
+            self.settimeout(READ_TIMEOUT)
+        else:
+            super().setblocking(False)
+
+
+class _Listener:
+    """The listening socket, handing out _TimedSockets."""
+
+    def __init__(self, listener):
+        self._listener = listener
+
+    def accept(self):
+        sock, addr = self._listener.accept()
+        return _TimedSocket(sock.family, sock.type, sock.proto, fileno=sock.detach()), addr
+
+    def getsockname(self):
+        return self._listener.getsockname()
+
+
 class ProblemWorker(ThreadWorker):
-    """gthread, with gunicorn's own error answers as problem+json."""
+    """gthread, with a timeout on client reads and gunicorn's own error answers as problem+json."""
+
+    def accept(self, listener):
+        super().accept(_Listener(listener))
 
     def handle_error(self, req, client, addr, exc):
         captured = _Captured()

@@ -73,7 +73,7 @@ def test_standings_share_a_rank_name_the_tie_break_and_the_rules(sqlite_url, cap
     assert main(["standings", tid, "--database", sqlite_url]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0] == "Standings of Cup (court-piece), 2 finished match(es) of 2"
-    assert re.match(r"\s+1  B & D\s+1\s+1\s+0\s+0\s+1-0\s+\d+-\d+\s+match.closed, R-26$", text[2])
+    assert re.match(r"\s+1  B & D\s+1\s+1\s+0\s+0\s+1-0\s+\d+-\d+\s+1  match.closed, R-26$", text[2])
     assert re.match(r"\s+1  F & H ", text[3]) and re.match(r"\s+3  A & C ", text[4])
     assert text[-1].startswith("ties broken by: won, court difference, points difference")
 

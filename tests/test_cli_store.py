@@ -152,7 +152,8 @@ def test_with_an_operator_key_set_import_creates_a_tournament_only_when_given_it
     out = tmp_path / "out.jsonl"
     assert main(["export", "--database", sqlite_url, "--tournament", t.id, "-o", str(out)]) == 0
     monkeypatch.setenv("REFEREE_OPERATOR_KEY", "op_the-operators-own")
-    new = ["import", str(out), "--database", sqlite_url, "--tournament", "new"]
+    other = f"sqlite:///{tmp_path / 'other.db'}"  # restored elsewhere: here it would be already present
+    new = ["import", str(out), "--database", other, "--tournament", "new"]
     assert main(new) == 2 and "operator's key" in capsys.readouterr().err
     assert main([*new, "--operator-key", "op_guess"]) == 2 and "not the operator's key" in capsys.readouterr().err
     assert main([*new, "--operator-key", "op_the-operators-own"]) == 0

@@ -119,3 +119,19 @@ def test_serve_starts_the_delivery_worker_again_when_it_dies(served):
             break
         time.sleep(0.1)
     assert len(again) == 1
+
+
+def test_more_stalled_clients_than_threads_give_their_threads_back(served):
+    """Twelve half-sent requests against one worker of 8 threads: each holds a thread only
+    until its read times out (10 s), then /healthz is answered (it waited for ever before)."""
+    port, _ = served
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(12)]
+    try:
+        for sock in idle:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        time.sleep(0.5)
+        status, _, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=40)
+        assert (status, json.loads(body)) == (200, {"status": "ok"})
+    finally:
+        for sock in idle:
+            sock.close()

@@ -9,7 +9,7 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 
 from referee import jsontext
-from referee.engine import RefereeError, adjudicate
+from referee.engine import RefereeError, Verdict, judge
 
 from .problems import Problem, refuse_nul
 from .problems import body as problem_body
@@ -19,12 +19,12 @@ bp = Blueprint("batch", __name__)
 NDJSON = "application/x-ndjson"
 
 
-def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, dict]:
+def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, Verdict | dict]:
     """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer
     (the same checks). `raw`: its text, when known, to clear it of NUL without a walk."""
     try:
         refuse_nul(data, raw)
-        return 200, adjudicate(load_record(data))
+        return 200, judge(load_record(data))
     except Problem as exc:
         return exc.status, exc.body()
     except RefereeError as exc:  # a shape the record check let through but the engine refuses
@@ -39,7 +39,7 @@ def _size(data: Any) -> int:
         return 0
 
 
-def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False) -> Iterator[tuple[int, dict]]:
+def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False) -> Iterator[tuple[int, Verdict | dict]]:
     """Each item judged. `clean`: the array's text holds no NUL at all; `small`: the whole
     body is within the item limit, so no item can be over it."""
     if isinstance(body, bytes):  # JSON Lines
@@ -98,6 +98,6 @@ def create_verdicts():
         clean = not jsontext.may_hold_nul(body)
         for index, (status, body_) in enumerate(_items(items, item_limit, clean, len(body) <= item_limit)):
             key = "verdict" if status == 200 else "problem"
-            yield orjson.dumps({"index": index, "status": status, key: body_}) + b"\n"
+            yield jsontext.dumps_verdict({"index": index, "status": status, key: body_}) + b"\n"
 
     return Response(lines(), mimetype=NDJSON)

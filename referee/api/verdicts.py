@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 from referee import jsontext
-from referee.engine import PRESETS, Options, Record, adjudicate, catalogue, preset_options
+from referee.engine import PRESETS, Options, Record, catalogue, judge, preset_options
 from referee.engine.options import ALIASES, CHOICES
 
 from referee.records import check_record
@@ -54,7 +54,7 @@ def load_record(data: Any) -> Record:
 @bp.post("/v1/verdicts", endpoint="createVerdict")
 def create_verdict():
     record = load_record(read_json())
-    return jsonify(adjudicate(record))
+    return Response(jsontext.dumps_verdict(judge(record)), mimetype="application/json")
 
 
 @bp.get("/v1/presets", endpoint="listPresets")

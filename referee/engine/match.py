@@ -1,14 +1,15 @@
 """Replaying a whole record: deals in order, scores, streaks, the next dealer (§4, §7, §8)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Container
 
 from .cards import caller_of
 from .deal import Deal
 from .errors import ERROR_RULES, RecordError
 from .options import Options, resolve
-from .record import DealRecord, Record
+from .record import TAKE_BACK, DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
+from .steps import Recorder, Step, dealt_error_step
 from .trick import Trick
 from .violations import Violation
 
@@ -83,36 +84,78 @@ class Match:
         return data
 
 
-def replay_deal(options: Options, rec: DealRecord) -> tuple[Deal | None, RecordError | None]:
-    """Replay one deal up to its first record error."""
+def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = None,
+                close: bool = True) -> tuple[Deal | None, RecordError | None]:
+    """Replay one deal up to its first record error. `steps`: a list that receives the state
+    after each event (for readers that step through the deal; without it, the fast path).
+    `close`: close a trick of four cards at the end, as a record that ends there (R-12)."""
     try:
         deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
     except RecordError as exc:
+        if steps is not None:
+            steps.append(dealt_error_step(exc))
         return None, exc
     error = None
+    recorder = None if steps is None else Recorder(deal, steps)
     try:
-        deal.push_all(rec.events)
+        deal.push_all(rec.events) if recorder is None else recorder.push_all(rec.events)
     except RecordError as exc:
         error = exc
     if error is not None and error.code == "illegal_play":
         # R-3: under `reject` the illegal play is refused, so the deal stops just before it
         # (it may have been proven only by a later play: replay the events before it).
         deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
-        deal.push_all(rec.events[:error.event])
-    if error is None or deal.is_complete:
+        if recorder is None:
+            deal.push_all(rec.events[:error.event])
+        else:
+            steps.clear()
+            recorder = Recorder(deal, steps)
+            recorder.push_all(rec.events[:error.event])
+    if close and (error is None or deal.is_complete):
         deal.finish()
+    if recorder is not None:
+        recorder.stop(error)
     return deal, error
+
+
+def deal_steps(options: Options, rec: DealRecord) -> list[Step]:
+    """The states of one deal, event by event, from the judging replay (`replay_deal`)."""
+    steps: list[Step] = []
+    replay_deal(options, rec, steps)
+    return steps
+
+
+def position(record: Record, index: int, events: int | None = None) -> Deal:
+    """Deal `index` of the record after its first `events` events (all of them when None), as
+    the judging replay holds it: the position to go on from (a solver, an analysis). A trick
+    of four cards is closed, as at the end of a record, unless the record's next event takes
+    a card back. Raises the RecordError that stops the record before that point, and
+    IndexError for a deal or event count the record does not have."""
+    rec = record.deals[index]
+    n = len(rec.events) if events is None else events
+    if not 0 <= n <= len(rec.events):
+        raise IndexError(f"deal {index} has {len(rec.events)} events, not {n}")
+    options = resolve(record.preset, record.options)
+    deal, error = replay_deal(options, rec._replace(events=rec.events[:n]), close=not _takes_back(rec.events, n))
+    if error is not None:
+        raise error
+    return deal
+
+
+def _takes_back(events, j: int) -> bool:
+    return j < len(events) and events[j].kind == TAKE_BACK
 
 
 class DealVerdict:
     """The judgement of one deal. Scores are settled when it is made; `as_dict()`
     renders the deal's docs/records.md form (tricks, violations) only when asked."""
 
-    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule")
+    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule", "steps")
 
     def __init__(self, dealer: int, deal: Deal | None, status: str, penalty: Violation | None = None,
                  result: Result | None = None, next_dealer: int | None = None,
                  next_dealer_rule: list[str] | None = None):
+        self.steps: list[Step] | None = None  # the state after each event, when the judge was asked to keep it
         self.dealer = dealer
         self.deal = deal
         self.status = status
@@ -140,6 +183,11 @@ class DealVerdict:
         return shown
 
     def as_dict(self) -> dict:
+        return self.report(_trick_dicts)
+
+    def report(self, tricks: Callable[[list[Trick]], Any]) -> dict:
+        """The deal's verdict in the contract's key order, its tricks rendered by `tricks`
+        (dicts for `as_dict`; a writer passes JSON text already written)."""
         deal = self.deal
         if deal is None:
             return {"dealer": self.dealer, "caller": caller_of(self.dealer), "trump": None, "status": self.status,
@@ -150,7 +198,7 @@ class DealVerdict:
             "dealer": deal.dealer, "caller": deal.caller,
             "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid", "abandoned")),
             "status": self.status,
-            "tricks": [t.as_dict() for t in shown],
+            "tricks": tricks(shown),
             "tricks_won": list(deal.won_until(penalty)),
             "pile": shown[-1].pile_after if shown else 0,
             "violations": [v.as_dict() for v in self.violations],
@@ -165,6 +213,10 @@ class DealVerdict:
         if penalty is not None:
             report["ignored_events"] = deal.ignored_events(penalty)
         return report
+
+
+def _trick_dicts(tricks: list[Trick]) -> list[dict]:
+    return [t.as_dict() for t in tricks]
 
 
 class Verdict:
@@ -183,12 +235,18 @@ class Verdict:
         return not self.errors
 
     def as_dict(self) -> dict[str, Any]:
-        return {"valid": self.valid, "errors": self.errors, "deals": [d.as_dict() for d in self.deals],
-                "match": self.match, "next": self.next}
+        return self.report([d.as_dict() for d in self.deals])
+
+    def report(self, deals: list) -> dict[str, Any]:
+        """The verdict in the contract's key order with `deals` as given (dicts, or the
+        `DealVerdict`s themselves for a writer that renders them)."""
+        return {"valid": self.valid, "errors": self.errors, "deals": deals, "match": self.match, "next": self.next}
 
 
-def judge(record: Record) -> Verdict:
-    """Replay and score a record. Raises OptionError for a bad preset or option."""
+def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
+    """Replay and score a record. `steps`: True, or the indices of the deals, whose state after
+    each event the replay keeps (`DealVerdict.steps`); the others take the fast path.
+    Raises OptionError for a bad preset or option."""
     options = resolve(record.preset, record.options)
     match = Match(options)
     errors: list[dict] = []
@@ -206,17 +264,20 @@ def judge(record: Record) -> Verdict:
             errors.append(_error("unfinished_deal_not_last", index - 1, None,
                                  f"deal {index - 1} is unfinished, but deal {index} follows it"))
             deals[-1].status = "invalid"
-        deal, error = replay_deal(options, rec)
+        kept = [] if steps is True or (steps and index in steps) else None
+        deal, error = replay_deal(options, rec, kept)
         if error is not None:
             errors.append(_error(error.code, index, error.event, error.message))
         if deal is None:
             deals.append(DealVerdict(rec.dealer, None, "invalid"))
+            deals[-1].steps = kept
             expected = last = None
             continue
         if expected is not None and rec.dealer != expected:
             deal.violations.insert(0, Violation(
                 "wrong_dealer", rec.dealer, f"seat {rec.dealer} dealt, but by the rules seat {expected} deals deal {index}"))
         report = _deal_verdict(match, deal, error)
+        report.steps = kept
         deals.append(report)
         expected = report.next_dealer
         last = deal

@@ -1,6 +1,7 @@
 """Tricks: cards on the table, who wins (trick.winner, trump.*)."""
 from __future__ import annotations
 
+import json
 from typing import NamedTuple, Tuple
 
 from .cards import Card
@@ -74,6 +75,19 @@ class Trick(NamedTuple):
             out.append(data)
         return out
 
+    def json_text(self) -> str:
+        """`as_dict()` written as compact JSON text (the bytes orjson writes for it), without
+        building the dicts: a verdict's tricks are most of its size. One `%` per trick, from
+        a template per leader and card flags."""
+        number, leader, plays, winner, card, collected_by, pile_after, collected, reveal, trump_set, rule = self
+        if reveal is not None or trump_set is not None or rule is not None:
+            return json.dumps(self.as_dict(), separators=(",", ":"), ensure_ascii=False)
+        (_, c0, e0, d0, t0), (_, c1, e1, d1, t1), (_, c2, e2, d2, t2), (_, c3, e3, d3, t3) = plays
+        shape = leader | (t0 | d0 << 1) << 2 | (t1 | d1 << 1) << 4 | (t2 | d2 << 1) << 6 | (t3 | d3 << 1) << 8
+        return _TRICK_TEXT[shape] % (number, c0.text, e0, c1.text, e1, c2.text, e2, c3.text, e3, winner,
+                                     winner & 1, card.text, "null" if collected_by is None else collected_by,
+                                     pile_after, collected)
+
     def as_dict(self) -> dict:
         data = {
             "number": self.number,
@@ -93,3 +107,22 @@ class Trick(NamedTuple):
         if self.rule is not None:
             data["rule"] = self.rule
         return data
+
+
+class _TrickTexts(dict):
+    """`Trick.json_text`'s templates, one per leader and the four cards' trump and face-down
+    flags (as `Trick._cards_dicts` writes them), made when first needed."""
+
+    _FLAGS = ("}", ',"trump":true}', ',"face_down":true}', ',"trump":true,"face_down":true}')
+
+    def __missing__(self, shape: int) -> str:
+        leader = shape & 3
+        cards = ",".join(f'{{"seat":{(leader + k) & 3},"card":"%s","event":%d{self._FLAGS[shape >> (2 + 2 * k) & 3]}'
+                         for k in range(4))
+        text = ('{"number":%d,"leader":' + str(leader) + ',"cards":[' + cards + '],"winner":%d,"winning_team":%d,'
+                '"winning_card":"%s","collected_by":%s,"pile_after":%d,"collected":%d}')
+        self[shape] = text
+        return text
+
+
+_TRICK_TEXT = _TrickTexts()

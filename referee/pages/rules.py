@@ -7,6 +7,7 @@ from flask import Blueprint, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from referee.engine import catalogue
 from referee.engine.rulebook import RULEBOOK, heading_id
 
 bp = Blueprint("pages_rules", __name__)
@@ -37,3 +38,32 @@ def rulebook_html() -> Markup:
 @bp.get("/rules", endpoint="rulesPage")
 def rules_page():
     return render_template("rules.html", rulebook=rulebook_html())
+
+
+def cited(value, found: dict[str, None] | None = None) -> dict[str, None]:
+    """Every rule id a verdict cites (`rule`, `next_dealer_rule`, ...), in order of first citation."""
+    found = {} if found is None else found
+    if isinstance(value, dict):
+        for name, inner in value.items():
+            if name.endswith("rule") and isinstance(inner, list):
+                found.update((i, None) for i in inner if isinstance(i, str))
+            else:
+                cited(inner, found)
+    elif isinstance(value, list):
+        for inner in value:
+            cited(inner, found)
+    return found
+
+
+@lru_cache(maxsize=None)
+def rule_html(rule_id: str) -> Markup:
+    return Markup(MarkdownIt("commonmark").render(catalogue()[rule_id].text))  # our own rulebook
+
+
+@bp.app_context_processor
+def _rule_texts() -> dict:
+    def cited_rules(verdict: dict) -> list:
+        """The rules a verdict cites with their text, as the printed decision lists them."""
+        rules = catalogue()
+        return [{"id": i, "title": rules[i].title, "html": rule_html(i)} for i in cited(verdict) if i in rules]
+    return {"cited_rules": cited_rules}

@@ -1,25 +1,29 @@
 """The adjudicator's view: a record's verdict as a page, deal by deal and trick by trick,
-with every decision on the card that caused it and a link to its rule."""
+with every decision on the card that caused it and a link to its rule.
+
+A deal's steps are the judging replay's own states (`judge(..., steps=...)`). A record of
+more deals than `PAGE_INLINE_DEALS` shows its first deal whole and every other deal's decision,
+and fetches a deal's tricks and steps when it is opened (`.../deals/<index>`): its page stays small."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 
 from referee import jsontext
 from referee.api.auth import bearer_key
 from referee.api.problems import Problem
-from referee.api.verdicts import load_record
-from referee.engine import Record, judge, resolve
-from referee.engine.timeline import steps
+from referee.api.verdicts import load_record, read_json
+from referee.engine import Record, Step, deal_steps, judge, resolve
 from referee.visibility import PublicView
 
 from .cards import card_view, seat_names
 
 bp = Blueprint("pages_view", __name__)
 
+INLINE_DEALS = 40  # up to this many deals, every deal's tricks and steps are in the page itself
 
-MAX_STEP_DEALS = 200  # step-through data for at most this many deals of one record
+StepsOf = Callable[[int], "list[Step] | None"]
 
 
 @bp.app_context_processor
@@ -49,7 +53,22 @@ def check():
         return _form_again(text, 400, "The text is not JSON", [{"pointer": "/", "detail": str(exc)}])
     except Problem as exc:
         return _form_again(text, exc.status, exc.title, exc.extra.get("errors") or [{"pointer": "/", "detail": exc.detail}])
-    return render_template("verdict.html", **_page(data, record, full=True, live=False))
+    lazy = _lazy(len(record.deals))
+    verdict = judge(record, steps={0} if lazy else True)
+    page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
+                 deal_url=lambda i: url_for("pages_view.checkDeal", index=i))
+    page["record_json"] = data if lazy else None  # the page sends it back to open a deal
+    return render_template("verdict.html", **page)
+
+
+@bp.post("/check/deals/<int:index>", endpoint="checkDeal")
+def check_deal(index: int):
+    """One deal of a posted record: its tricks (HTML) and its steps, for a page that opens it."""
+    data = read_json()
+    record = load_record(data)
+    _has_deal(len(record.deals), index)
+    verdict = judge(record, steps={index})
+    return _deal_answer(_one_deal(data, verdict.as_dict(), True, _kept(verdict), index))
 
 
 def _form_again(text: str, status: int, title: str, problems: list[dict]):
@@ -62,8 +81,8 @@ def match_page(match_id: str):
     if view.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
         return Response(status=304, headers={"ETag": view.etag})
     full_record = view.revision.record
-    page = _page(full_record, Record.from_dict(full_record), full=view.full, live=view.match.status != "finished",
-                 match=view.as_dict(), public=None if view.full else view.public())
+    page = _page(full_record, None, full=view.full, live=view.match.status != "finished", match=view.as_dict(),
+                 public=None if view.full else view.public(), steps=_replayed(full_record), deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
     page["etag"] = view.etag
     response = Response(render_template("verdict.html", **page))
     response.headers["ETag"] = view.etag
@@ -71,38 +90,108 @@ def match_page(match_id: str):
     return response
 
 
+@bp.get("/matches/<match_id>/deals/<int:index>", endpoint="matchDeal")
+def match_deal(match_id: str, index: int):
+    view = _store().get_match(match_id, bearer_key())
+    full_record = view.revision.record
+    _has_deal(len(full_record["deals"]), index)
+    answer = _deal_answer(_one_deal(full_record, None, view.full, _replayed(full_record), index, match=view.as_dict(),
+                                     public=None if view.full else view.public()))
+    answer.headers["Cache-Control"] = "no-cache"
+    return answer
+
+
 @bp.get("/matches/<match_id>/revisions/<int:number>", endpoint="revision")
 def revision_page(match_id: str, number: int):
-    store = _store()
-    revision = store.revision_view(match_id, number, bearer_key())
-    page = _page(revision["full_record"], Record.from_dict(revision["full_record"]), full=revision["full"],
-                 live=False, match=revision, public=revision["view"])
+    revision = _store().revision_view(match_id, number, bearer_key())
+    full_record = revision["full_record"]
+    page = _page(full_record, None, full=revision["full"], live=False, match=revision, public=revision["view"],
+                 steps=_replayed(full_record),
+                 deal_url=lambda i: url_for("pages_view.revisionDeal", match_id=match_id, number=number, index=i))
     return render_template("verdict.html", **page)
+
+
+@bp.get("/matches/<match_id>/revisions/<int:number>/deals/<int:index>", endpoint="revisionDeal")
+def revision_deal(match_id: str, number: int, index: int):
+    revision = _store().revision_view(match_id, number, bearer_key())
+    full_record = revision["full_record"]
+    _has_deal(len(full_record["deals"]), index)
+    return _deal_answer(_one_deal(full_record, None, revision["full"], _replayed(full_record), index,
+                                  match=revision, public=revision["view"]))
 
 
 def _store():
     return current_app.extensions["referee.store"]
 
 
-def _page(data: dict, record: Record, full: bool, live: bool, match: dict | None = None,
-          public: PublicView | None = None) -> dict[str, Any]:
-    """What the verdict template shows. `data` is the full record; a reader without the key
-    gets `match` (the verdict and record) and the steps through `public` (visibility.py)."""
-    verdict = judge(record).as_dict() if match is None else match["verdict"]
-    shown_record = data if match is None else match["record"]
+def _lazy(deals: int) -> bool:
+    return deals > current_app.config.get("PAGE_INLINE_DEALS", INLINE_DEALS)
+
+
+def _has_deal(deals: int, index: int) -> None:
+    if index >= deals:
+        raise Problem(404, "Not Found", f"the record has {deals} deal(s): there is no deal {index}")
+
+
+def _kept(verdict) -> StepsOf:
+    """The steps the judging replay kept (None for a deal it did not replay)."""
+    return lambda i: verdict.deals[i].steps
+
+
+def _replayed(full_record: dict) -> StepsOf:
+    """A stored match's steps: its verdict is stored, so the deal asked for is replayed alone."""
+    record = Record.from_dict(full_record)
     options = resolve(record.preset, record.options)
-    names = seat_names(shown_record.get("players"))
+    return lambda i: deal_steps(options, record.deals[i]) if i < len(record.deals) else None
+
+
+def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: StepsOf, deal_url: Callable[[int], str],
+          match: dict | None = None, public: PublicView | None = None) -> dict[str, Any]:
+    """What the verdict template shows. `data` is the full record; a reader without the key
+    gets `match` (the verdict and record, hidden already) and the steps through `public`
+    (visibility.py: what the current revision shows decides)."""
+    verdict, shown_record, names = _shown(data, verdict, match)
+    lazy = _lazy(len(verdict["deals"]))
     deals = []
     for index, deal in enumerate(verdict["deals"]):
-        open_ = public is None or not public.hidden(index)
-        timeline = steps(options, record.deals[index]) if index < MAX_STEP_DEALS and index < len(record.deals) else []
-        if not open_:
-            timeline = public.steps(index, timeline)
-        view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, open_)
-        view["hands_note"] = "hidden until the deal ends" if not open_ else "not in the record"
-        deals.append(view)
+        if lazy and index > 0:  # the first deal is in the page, open
+            deals.append({"index": index, "deal": deal, "names": names, "src": deal_url(index)})
+        else:
+            deals.append(_deal_page(index, deal, shown_record, names, steps, public))
     return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live,
-            "match": match, "full": full, "errors": verdict["errors"]}
+            "match": match, "full": full, "errors": verdict["errors"], "lazy": lazy, "record_json": None}
+
+
+def _shown(data: dict, verdict: dict | None, match: dict | None) -> tuple[dict, dict, list[str]]:
+    """The verdict and record the reader may see (a stored match's are hidden already), and the seat names."""
+    verdict = verdict if match is None else match["verdict"]
+    shown_record = data if match is None else match["record"]
+    return verdict, shown_record, seat_names(shown_record.get("players"))
+
+
+def _one_deal(data: dict, verdict: dict | None, full: bool, steps: StepsOf, index: int,
+              match: dict | None = None, public: PublicView | None = None) -> dict:
+    """One deal's view, exactly as `_page` shows it in a page that holds every deal."""
+    verdict, shown_record, names = _shown(data, verdict, match)
+    return _deal_page(index, verdict["deals"][index], shown_record, names, steps, public)
+
+
+def _deal_page(index: int, deal: dict, shown_record: dict, names: list[str], steps: StepsOf,
+               public: PublicView | None) -> dict:
+    open_ = public is None or not public.hidden(index)
+    kept = steps(index)
+    timeline = [] if kept is None else [s.as_dict() for s in kept]
+    if not open_:
+        timeline = public.steps(index, timeline)
+    view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, open_)
+    view["hands_note"] = "hidden until the deal ends" if not open_ else "not in the record"
+    return view
+
+
+def _deal_answer(view: dict) -> Response:
+    """A deal opened from a page: its steps, and its tricks as the page writes them."""
+    html = render_template("_deal_body.html", d=view, deal=view["deal"], names=view["names"], inline_steps=False)
+    return jsonify({"deal": view["index"], "steps": view["steps"], "html": html})
 
 
 def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], names: list[str], open_: bool) -> dict:

@@ -1,4 +1,5 @@
-// Step through a deal (buttons, arrow keys, a URL per moment) and follow a live match.
+// Step through a deal (buttons, arrow keys, a URL per moment) and follow a live match. A big
+// record's deals come without their tricks and steps: opening one fetches them.
 (function () {
   "use strict";
   var SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
@@ -24,10 +25,10 @@
     return span;
   }
 
-  function Stepper(root) {
+  function Stepper(root, steps) {
     this.root = root;
     this.deal = Number(root.dataset.deal);
-    this.steps = JSON.parse(root.querySelector("script.steps").textContent);
+    this.steps = steps || JSON.parse(root.querySelector("script.steps").textContent);
     this.cursor = 0;
     var self = this;
     root.querySelector(".prev").addEventListener("click", function () { self.move(-1); });
@@ -97,32 +98,92 @@
   };
 
   var steppers = {};
+  var loading = {};
+
+  // A deal of a big record: fetch its tricks and steps once, when it is opened.
+  function load(details) {
+    var deal = details.dataset.deal;
+    if (steppers[deal]) { return Promise.resolve(steppers[deal]); }
+    if (loading[deal]) { return loading[deal]; }
+    var record = document.getElementById("record-json");
+    var request = record ? {method: "POST", headers: {"Content-Type": "application/json"}, body: record.textContent}
+                         : {headers: keyHeader({"Accept": "application/json"}), cache: "no-store"};
+    loading[deal] = fetch(details.dataset.src, request).then(function (r) {
+      if (!r.ok) { throw new Error("HTTP " + r.status); }
+      return r.json();
+    }).then(function (answer) {
+      var body = details.querySelector(".deal-body");
+      body.innerHTML = answer.html;
+      bindStepLinks(body);
+      var el = body.querySelector(".stepper");
+      if (!el) { return null; }
+      var s = new Stepper(el, answer.steps);
+      steppers[deal] = s;
+      s.show(s.steps.length - 1, false);
+      details.dataset.loaded = "1";
+      return s;
+    }).catch(function (err) {
+      delete loading[deal];
+      details.querySelector(".deal-body").textContent = "Could not load this deal (" + err.message + "); close and open it to try again.";
+      return null;
+    });
+    return loading[deal];
+  }
+
+  // The stepper of a deal, fetched first if its deal is not loaded yet.
+  function stepperOf(deal) {
+    if (steppers[deal]) { return Promise.resolve(steppers[deal]); }
+    var details = document.querySelector("details.deal-more[data-deal='" + deal + "']");
+    if (!details) { return Promise.resolve(null); }
+    details.open = true;
+    return load(details);
+  }
+
+  function bindStepLinks(root) {
+    root.querySelectorAll("[data-step]").forEach(function (a) {
+      a.addEventListener("click", function (e) {
+        var parts = a.dataset.step.split(":");
+        e.preventDefault();
+        stepperOf(parts[0]).then(function (s) {
+          if (s && s.goToEvent(Number(parts[1]), true)) {
+            s.root.scrollIntoView({block: "nearest"});
+          } else {
+            location.href = a.getAttribute("href");
+          }
+        });
+      });
+    });
+  }
 
   function init() {
     steppers = {};
+    loading = {};
     document.querySelectorAll(".stepper").forEach(function (el) {
       var s = new Stepper(el);
       steppers[s.deal] = s;
       s.show(s.steps.length - 1, false);
     });
-    var params = new URLSearchParams(location.search);
-    if (params.has("deal") && steppers[params.get("deal")]) {
-      var s = steppers[params.get("deal")];
-      if (!s.goToEvent(Number(params.get("event")), false)) { s.show(0, false); }
-      document.getElementById("deal-" + s.deal).scrollIntoView();
-    } else {
-      var first = Object.keys(steppers)[0];
-      active = first !== undefined ? steppers[first] : null;
-    }
-    document.querySelectorAll("[data-step]").forEach(function (a) {
-      a.addEventListener("click", function (e) {
-        var parts = a.dataset.step.split(":"), s = steppers[parts[0]];
-        if (s && s.goToEvent(Number(parts[1]), true)) {
-          e.preventDefault();
-          s.root.scrollIntoView({block: "nearest"});
-        }
-      });
+    document.querySelectorAll("details.deal-more").forEach(function (details) {
+      details.addEventListener("toggle", function () { if (details.open) { load(details); } });
     });
+    var params = new URLSearchParams(location.search);
+    var opened = Promise.resolve(null);
+    if (params.has("deal")) {
+      opened = stepperOf(params.get("deal")).then(function (s) {
+        if (!s) { return null; }
+        if (!s.goToEvent(Number(params.get("event")), false)) { s.show(0, false); }
+        document.getElementById("deal-" + s.deal).scrollIntoView();
+        return s;
+      });
+    }
+    opened.then(function (s) {
+      if (!s) {
+        var first = Object.keys(steppers)[0];
+        active = first !== undefined ? steppers[first] : active;
+      }
+    });
+    document.querySelectorAll("details.deal-more[open]").forEach(load);
+    bindStepLinks(document);
     initKey();
   }
 
@@ -136,10 +197,14 @@
   // -- a live match: poll with the ETag; swap the page in only when it changed -------------
   var etag = (document.getElementById("verdict") || {dataset: {}}).dataset.etag || null;
 
-  function headers() {
-    var h = {"Accept": "text/html"};
+  function keyHeader(h) {
     var key = sessionStorage.getItem("referee-key:" + location.pathname);
     if (key) { h["Authorization"] = "Bearer " + key; }
+    return h;
+  }
+
+  function headers() {
+    var h = keyHeader({"Accept": "text/html"});
     if (etag) { h["If-None-Match"] = etag; }
     return h;
   }

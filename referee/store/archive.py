@@ -2,6 +2,8 @@
 and a match stored again from them (each revision judged anew)."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import select
 
 from referee.engine.errors import shown
@@ -40,9 +42,11 @@ class Archive:
                            "revisions": [{"number": r.number, "kind": r.kind, "reason": r.reason,
                                           "created_at": iso(r.created_at), "record": r.record} for r in history(s, m)]}
 
-    def restore_match(self, tid: str, external_id: str, revisions: list[dict]) -> tuple[MatchView, bool]:
-        """A match from an export: its revisions stored again in order, each judged anew.
-        An external id already present is left as it is (created False)."""
+    def restore_match(self, tid: str, external_id: str, revisions: list[dict], created_at: datetime | None = None,
+                      updated_at: datetime | None = None) -> tuple[MatchView, bool]:
+        """A match from an export: its revisions stored again in order, each judged anew, with
+        the export's times (a revision's `created_at`; now when absent). An external id already
+        present is left as it is (created False)."""
         with self.db.transaction() as s:
             t = load_tournament(s, tid, lock=True)
             existing = by_external_id(s, tid, external_id)
@@ -57,11 +61,13 @@ class Archive:
                 limits.check_record(record)
                 judged.append((record, judge(record)))
             m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
-                      closed=False, created_at=now, updated_at=now, record=judged[0][0], verdict=judged[0][1])
+                      closed=False, created_at=created_at or now, updated_at=updated_at or now,
+                      record=judged[0][0], verdict=judged[0][1])
             s.add(m)
             s.flush()
             for rev, (record, verdict) in zip(revisions, judged):
-                add_revision(s, m, rev.get("kind") or "import", rev.get("reason"), record, verdict, now)
+                add_revision(s, m, rev.get("kind") or "import", rev.get("reason"), record, verdict,
+                             rev.get("created_at") or now)
             m.closed = bool(m.record.get("closed"))
             m.status = status_of(m.verdict, m.closed)
             publish(s, t, m, None, Head(m.record, m.verdict), False, None)

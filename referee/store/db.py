@@ -89,3 +89,21 @@ def upgrade(url: str, revision: str = "head") -> None:
 
 def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
+
+
+def upgrade_if_needed(url: str) -> bool:
+    """Migrate a database that is not at the latest schema (a new file, one never migrated, an
+    older one); True when it did. A command's first use needs no `referee db upgrade` first."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            current = set(MigrationContext.configure(conn).get_current_heads())
+    finally:
+        engine.dispose()
+    if current == set(ScriptDirectory.from_config(alembic_config(url)).get_heads()):
+        return False
+    upgrade(url)
+    return True

@@ -39,15 +39,20 @@ def tournament_etag(s: Session, t: Tournament) -> str:
 
 
 def standings_with_rules(finished: list[Head]) -> list[dict]:
-    """The standings table, each team with the rule ids that decided its matches' outcomes."""
+    """The standings table, each team with its deals played and the rule ids that decided its
+    matches' outcomes."""
     rows = table([(h.record, h.verdict) for h in finished])
     rules: dict[tuple, list[str]] = {}
+    deals: dict[tuple, int] = {}
     for h in finished:
         players = h.record["players"]
         for team in (0, 1):
-            ids = rules.setdefault(tuple(sorted((players[team], players[team + 2]))), [])
+            pair = tuple(sorted((players[team], players[team + 2])))
+            ids = rules.setdefault(pair, [])
             ids.extend(i for i in h.verdict["match"].get("rule") or [] if i not in ids)
-    return [{**row, "rule": rules.get(tuple(row["team"]), [])} for row in rows]
+            deals[pair] = deals.get(pair, 0) + len(h.verdict["deals"])
+    return [{**row, "deals": deals.get(tuple(row["team"]), 0), "rule": rules.get(tuple(row["team"]), [])}
+            for row in rows]
 
 
 def moment(mid: str, deal: int, event: int | None) -> str:

@@ -42,3 +42,25 @@ def unseal(stored: str) -> str:
         return _fernet().decrypt(stored[len(PREFIX):].encode()).decode()
     except InvalidToken:
         raise SecretKeyMissing("a webhook secret cannot be opened with this REFEREE_SECRET_KEY") from None
+
+
+def local_key(url: str) -> tuple[str, str] | None:
+    """The embedded default (SQLite) without REFEREE_SECRET_KEY: a passphrase kept in a file
+    next to the database (mode 0600), made on first use: (passphrase, what to log once, or "").
+    None when REFEREE_SECRET_KEY is set or the database is not a SQLite file (production sets
+    the variable)."""
+    if os.environ.get("REFEREE_SECRET_KEY") or not url.startswith("sqlite:///") or url == "sqlite:///:memory:":
+        return None
+    from pathlib import Path
+    import secrets
+
+    path = Path(url[len("sqlite:///"):].split("?", 1)[0] + ".secret-key")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="utf-8").strip(), ""
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        passphrase = secrets.token_urlsafe(32)
+        out.write(passphrase + "\n")
+    return passphrase, (f"referee serve: REFEREE_SECRET_KEY is not set: webhook secrets are sealed with a key kept "
+                        f"in {path} (mode 0600, made now); keep it with the database (production sets the variable)")

@@ -1,6 +1,8 @@
 """Tournaments: created with their keys, listed, read, and their keys rotated."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -30,12 +32,14 @@ class Tournaments:
     db: Database
 
     def create_tournament(self, name: str, preset: str, options: dict, public: bool,
-                          tid: str | None = None) -> tuple[Tournament, str, str]:
-        """A new tournament and its two keys (write, read-only), shown only now."""
+                          tid: str | None = None, created_at: datetime | None = None) -> tuple[Tournament, str, str]:
+        """A new tournament and its two keys (write, read-only), shown only now. `tid` and
+        `created_at`: a restored export's."""
         key, read_key = new_key("rk_"), new_key("rr_")
         with self.db.transaction() as s:
             t = Tournament(id=tid or new_id(), name=name, preset=preset, options=options, public=public,
-                           key_hash=hash_key(key), read_key_hash=hash_key(read_key), created_at=utcnow(), feed_seq=0)
+                           key_hash=hash_key(key), read_key_hash=hash_key(read_key), created_at=created_at or utcnow(),
+                           feed_seq=0)
             s.add(t)
         return t, key, read_key
 
@@ -72,6 +76,10 @@ class Tournaments:
             rows = s.scalars(stmt.limit(limit + 1)).all()
             nxt = encode_cursor(rows[limit - 1]) if len(rows) > limit else None
             return {"items": rows[:limit], "next_cursor": nxt}
+
+    def has_tournament(self, tid: str | None) -> bool:
+        with self.db.transaction() as s:
+            return isinstance(tid, str) and 0 < len(tid) <= 32 and "\x00" not in tid and s.get(Tournament, tid) is not None
 
     def tournament(self, tid: str, key: str | None, trusted: bool = False) -> Tournament:
         with self.db.reading() as s:

@@ -149,3 +149,30 @@ def test_a_moment_of_a_stored_match_has_its_own_address_and_printing_gives_the_r
         browser.save_screenshot(str(SHOTS / "print-report.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_a_big_records_deals_open_one_at_a_time_each_steppable(served, browser):
+    """A record of more deals than the page holds at once: the first deal whole, every other
+    deal's decision, and opening a deal fetches its tricks and steps; an event link of a deal
+    not opened yet opens it."""
+    base, app = served
+    browser.get("about:blank")  # a live page of an earlier test may still poll its server, now gone
+    browser.get_log("browser")
+    app.config["PAGE_INLINE_DEALS"] = 2
+    record = json.loads((RECORDS / "seven-deals-in-a-row.json").read_text())["record"]
+    paste(browser, base, json.dumps(record))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "section.deal")) == len(record["deals"])
+    assert len(browser.find_elements(By.CSS_SELECTOR, "script.steps")) == 1  # the first deal's, in the page
+    assert position(browser).startswith("Step ")
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-5 .stepper") == []
+    browser.find_element(By.CSS_SELECTOR, "#deal-5 details.deal-more summary").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-5 .stepper .position"))
+    browser.find_element(By.CSS_SELECTOR, "#deal-5 button.prev").click()
+    line = browser.find_element(By.CSS_SELECTOR, "#deal-5 .position").text
+    assert line.startswith("Step ") and "deal=5&event=" in browser.current_url
+    # An event link of deal 6, not open yet, opens it at that event.
+    browser.find_element(By.CSS_SELECTOR, "#deal-6 details.deal-more summary").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-6 a.event-link"))
+    browser.find_element(By.CSS_SELECTOR, "#deal-6-event-2 a.event-link").click()
+    assert "deal=6&event=2" in browser.current_url
+    assert wait_for(lambda: "Step 3 of" in browser.find_element(By.CSS_SELECTOR, "#deal-6 .position").text)

@@ -1,0 +1,71 @@
+// A tournament page: follow it live (ETag polling, the page swapped in place, the scroll
+// kept) and open a private one with its key (kept in this tab, sent as a header).
+(function () {
+  "use strict";
+  var KEY = "referee-key:" + location.pathname;
+  var etag = null;
+
+  function root() { return document.getElementById("tournament") || document.getElementById("not-found"); }
+
+  function headers() {
+    var h = {"Accept": "text/html"};
+    var key = sessionStorage.getItem(KEY);
+    if (key) { h["Authorization"] = "Bearer " + key; }
+    if (etag) { h["If-None-Match"] = etag; }
+    return h;
+  }
+
+  function refresh() {
+    return fetch(location.pathname + location.search, {headers: headers(), cache: "no-store"}).then(function (r) {
+      if (r.status === 304) { return; }
+      if (r.status === 404) {
+        var state = document.getElementById("key-state");
+        if (state) { state.textContent = "That key does not open this tournament."; }
+        return;
+      }
+      etag = r.headers.get("ETag");
+      return r.text().then(function (html) {
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.getElementById("tournament"), old = root();
+        if (!fresh || !old) { return; }
+        var x = window.scrollX, y = window.scrollY;
+        old.replaceWith(fresh);
+        document.title = doc.title;
+        window.scrollTo(x, y);
+        init();
+      });
+    }).catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  function init() {
+    var page = document.getElementById("tournament");
+    if (page && etag === null) { etag = page.dataset.etag || null; }
+    var form = document.getElementById("key-form");
+    if (form && !form.dataset.ready) {
+      form.dataset.ready = "1";
+      form.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var key = form.querySelector("#key").value.trim();
+        if (key) { sessionStorage.setItem(KEY, key); }
+        etag = null;
+        refresh();
+      });
+    }
+    // A match page keeps its key per address: hand it this tab's key when a link is followed.
+    document.querySelectorAll("a.match-link, a.moment").forEach(function (a) {
+      a.addEventListener("click", function () {
+        var key = sessionStorage.getItem(KEY);
+        if (key) { sessionStorage.setItem("referee-key:" + new URL(a.href).pathname, key); }
+      });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    init();
+    if (sessionStorage.getItem(KEY)) { etag = null; refresh(); }
+    setInterval(function () {
+      var page = document.getElementById("tournament");
+      if (page && page.dataset.live) { refresh(); }
+    }, 2000);
+  });
+})();

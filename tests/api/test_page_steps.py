@@ -1,0 +1,107 @@
+"""The page's step data is the judging replay's state at every event (checked against the
+engine's own Deal there, `position`), and a record of many deals opens each deal on its
+own: its steps and tricks fetched when it is opened, hidden from readers without the key
+exactly as the page hides them."""
+import json
+import re
+
+import pytest
+
+from referee.engine import Record, position
+from tests.api.test_matches import auth, make_tournament, post_match
+from tests.engine.test_golden import RECORDS
+from tests.helpers import round_robin_hands, won_by
+
+STEPS = re.compile(r'<script type="application/json" class="steps">(.*?)</script>', re.S)
+SRC = re.compile(r'<details class="deal-more" data-src="([^"]+)" data-deal="(\d+)"')
+
+
+def page_steps(page: str) -> list[list[dict]]:
+    return [json.loads(m) for m in STEPS.findall(page)]
+
+
+def engine_state(record: Record, deal: int, event: int) -> dict:
+    """What the page must show after `event`, read from the engine's Deal there."""
+    d = position(record, deal, event + 1)
+    legal = d.legal_plays()
+    return {"to_play": d.to_play, "tricks_won": list(d.tricks_won), "pile": d.collection.pile,
+            "trump": d.trump.suit, "trump_hidden": d.trump.is_hidden,
+            "legal": None if legal is None else [c.text for c in legal],
+            "hands": None if d.hands is None else [sorted(c.text for c in h) for h in d.hands],
+            "table": [{"seat": p[0], "card": p[1].text, "face_down": p[3], "event": p[2]}
+                      for p in (d.tricks[-1].plays if d.filled == 0 and d.tricks and max(p[2] for p in d.tricks[-1].plays) == event
+                                else [p for p in d.slots if p is not None])]}
+
+
+def shown(step: dict) -> dict:
+    return {k: step[k] for k in ("to_play", "tricks_won", "pile", "trump", "trump_hidden", "legal", "hands", "table")}
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
+def test_the_pages_steps_are_the_engines_state_at_every_event(client, path):
+    data = json.loads(path.read_text())["record"]
+    record = Record.from_dict(data)
+    page = client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True)
+    deals = page_steps(page)
+    assert len(deals) == len(record.deals)
+    for i, steps in enumerate(deals):
+        assert [s["event"] for s in steps if "error" not in s] == list(range(-1, len(steps) - 1))
+        for step in steps:
+            if "error" not in step:
+                assert shown(step) == engine_state(record, i, step["event"]), (i, step["event"])
+
+
+def test_at_the_last_card_the_step_bar_counts_the_last_trick(client):
+    """examples/double-sir.json: the last step's tricks are the result's (13-0), not 9-0."""
+    data = json.loads((RECORDS[0].parents[3] / "examples" / "double-sir.json").read_text())
+    page = client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True)
+    last = page_steps(page)[0][-1]
+    assert last["tricks_won"] == [13, 0] and last["won"]["collected"] > 1
+
+
+def test_a_big_record_opens_each_deal_with_its_steps(app, client):
+    path = RECORDS[0].parent / "seven-deals-in-a-row.json"
+    data = json.loads(path.read_text())["record"]
+    inline = page_steps(client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True))
+    app.config["PAGE_INLINE_DEALS"] = 2
+    r = client.post("/check/deals/0", json=data)
+    assert r.get_json()["steps"] == inline[0]
+    page = client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True)
+    assert page_steps(page) == inline[:1] and 'id="record-json"' in page  # the first deal is whole
+    sources = SRC.findall(page)
+    assert [int(i) for _, i in sources] == list(range(1, len(data["deals"])))
+    for src, i in sources:
+        r = client.post(src, json=data)
+        assert r.status_code == 200, r.get_data()
+        answer = r.get_json()
+        assert answer["deal"] == int(i) and answer["steps"] == inline[int(i)]
+        assert f'id="deal-{i}-trick-1"' in answer["html"] and 'class="stepper"' in answer["html"]
+
+
+def test_a_deal_the_record_does_not_have_is_404_and_a_bad_body_422(client):
+    data = json.loads((RECORDS[0].parent / "revoke-proven-later.json").read_text())["record"]
+    r = client.post("/check/deals/1", json=data)
+    assert r.status_code == 404 and r.mimetype == "application/problem+json"
+    r = client.post("/check/deals/0", json={"preset": "court-piece", "deals": [{"dealer": 9}]})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/deals/0/dealer"
+
+
+def test_a_stored_deal_opened_alone_is_hidden_as_the_page_hides_it(store_app, store_client):
+    t = make_tournament(store_client)
+    finished = won_by(0, [1] * 7, hands=True)
+    live = {"dealer": 2, "trump": {"suit": "S"}, "hands": round_robin_hands(),
+            "events": [{"seat": 3, "play": round_robin_hands()[3][0]}]}
+    mid = post_match(store_client, t, [finished, live]).get_json()["id"]
+    for headers in ({}, auth(t["key"])):
+        store_app.config["PAGE_INLINE_DEALS"] = 40
+        inline = page_steps(store_client.get(f"/matches/{mid}", headers=headers).get_data(as_text=True))
+        store_app.config["PAGE_INLINE_DEALS"] = 1
+        page = store_client.get(f"/matches/{mid}", headers=headers).get_data(as_text=True)
+        assert page_steps(page) == inline[:1] and 'id="record-json"' not in page
+        for src, i in SRC.findall(page):
+            answer = store_client.get(src, headers=headers).get_json()
+            assert answer["steps"] == inline[int(i)]
+        hands = store_client.get(f"/matches/{mid}/deals/1", headers=headers).get_json()["steps"][-1]["hands"]
+        assert (hands is None) == (headers == {})  # the live deal's hands: the key holder's only
+    assert store_client.get(f"/matches/{mid}/deals/2").status_code == 404
+    assert store_client.get(f"/matches/{mid}/revisions/1/deals/1").get_json()["steps"][-1]["hands"] is None

@@ -1,0 +1,167 @@
+"""A tournament's pages in a real browser: standings, disputes, live play, a private
+tournament, the printed standings sheet and the HTML 404."""
+import base64
+import json
+import urllib.request
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from tests.browser.test_pages import api, wait_for
+from tests.helpers import won_by
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+REVOKE = {k: v for k, v in json.loads((EXAMPLES / "revoke.json").read_text()).items() if k != "preset"}
+
+
+def tournament(base, public=True, options=None):
+    t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "court-piece",
+                                                   "options": options or {}, "public": public})
+    return t
+
+
+def match(base, t, players, deals, external_id):
+    m, tag = api(base, "POST", "/v1/matches", {"tournament": t["id"], "external_id": external_id,
+                                                "record": {"players": players, "deals": deals}}, key=t["key"])
+    return m, tag
+
+
+def close(base, t, m, tag):
+    return api(base, "POST", f"/v1/matches/{m['id']}/close", key=t["key"], etag=tag)
+
+
+def rows(browser, section):
+    return [r.text for r in browser.find_elements(By.CSS_SELECTOR, f"#{section} tbody tr")]
+
+
+def test_standings_show_a_shared_rank_the_tie_break_and_the_rules(served, browser):
+    base, _ = served
+    t = tournament(base)
+    for players in (["A", "B", "C", "D"], ["E", "F", "G", "H"]):
+        close(base, t, *match(base, t, players, [won_by(0, [1] * 7)], players[0]))
+    browser.get(f"{base}/tournaments/{t['id']}")
+    standings = rows(browser, "standings")
+    assert [line.split()[:4] for line in standings] == [
+        ["1=", "B", "&", "D"], ["1=", "F", "&", "H"], ["3=", "A", "&", "C"], ["3=", "E", "&", "G"]]
+    tie = browser.find_element(By.CSS_SELECTOR, "#standings .tie-break").text
+    assert "won, then court difference, then points difference" in tie and "share a rank" in tie
+    links = [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#standings .rules a")]
+    assert links[0].endswith("/rules#match.closed")
+    assert [line.split()[0] for line in rows(browser, "matches")] == ["A", "E"]
+    browser.get(f"{base}/tournaments")
+    assert browser.find_element(By.CSS_SELECTOR, "#tournaments tbody tr").text.startswith("Club night court-piece 2")
+
+
+def test_a_dispute_link_lands_on_its_moment_and_the_filters_narrow_the_list(served, browser):
+    base, _ = served
+    t = tournament(base)
+    m, _ = match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1")
+    match(base, t, ["E", "F", "G", "H"], [won_by(0, [1] * 7)], "table-2")
+    browser.get(f"{base}/tournaments/{t['id']}")
+    [dispute] = rows(browser, "disputes")
+    assert "table-1" in dispute and "seat 2 (C)" in dispute and "revoke" in dispute and "yes" in dispute
+    Select(browser.find_element(By.ID, "code")).select_by_value("revoke")
+    Select(browser.find_element(By.ID, "status")).select_by_value("finished")
+    browser.find_element(By.CSS_SELECTOR, "#dispute-filters button").click()
+    wait_for(lambda: "status=finished" in browser.current_url)
+    assert rows(browser, "disputes") == [] and "No dispute with these filters" in browser.page_source
+    Select(browser.find_element(By.ID, "status")).select_by_value("in_progress")
+    browser.find_element(By.CSS_SELECTOR, "#dispute-filters button").click()
+    wait_for(lambda: "status=in_progress" in browser.current_url)
+    browser.find_element(By.CSS_SELECTOR, "#disputes a.moment").click()
+    wait_for(lambda: f"/matches/{m['id']}?deal=0&event=1" in browser.current_url)
+    current = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".play.current"))
+    assert current[0].get_attribute("id") == "deal-0-event-1"
+
+
+def test_the_standings_follow_a_match_finished_in_another_client_without_a_reload(served, browser):
+    base, _ = served
+    t = tournament(base)
+    m, tag = match(base, t, ["A", "B", "C", "D"], [won_by(0, [1] * 7)], "table-1")
+    for k in range(30):  # a long page, to scroll
+        match(base, t, [f"P{k}", "Q", "R", "S"], [won_by(0, [1] * 7, n=3)], f"other-{k}")
+    browser.get(f"{base}/tournaments/{t['id']}")
+    assert "No finished match yet" in browser.find_element(By.ID, "standings").text
+    browser.execute_script("window.notReloaded = true; window.scrollTo(0, 400);")
+    close(base, t, m, tag)
+    wait_for(lambda: len(rows(browser, "standings")) == 2)
+    assert rows(browser, "standings")[0].startswith("1 B & D")
+    assert browser.execute_script("return window.notReloaded === true && window.scrollY === 400")
+    assert "closed" in rows(browser, "matches")[0]
+
+
+def test_a_private_tournament_is_a_404_page_until_its_read_key_is_entered(served, browser):
+    base, _ = served
+    t = tournament(base, public=False)
+    close(base, t, *match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1"))
+    browser.get(f"{base}/tournaments/{t['id']}")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
+    assert browser.find_elements(By.ID, "standings") == []
+    browser.find_element(By.ID, "key").send_keys("rr_not-the-key")
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
+    key = browser.find_element(By.ID, "key")
+    key.clear()
+    key.send_keys(t["read_key"])
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: browser.find_elements(By.ID, "standings"))
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Club night"
+    assert "revoke" in rows(browser, "disputes")[0]
+    assert t["read_key"] not in browser.current_url
+    browser.refresh()  # kept in the tab: the page opens itself again
+    wait_for(lambda: browser.find_elements(By.ID, "standings"))
+
+
+def _print_pages(browser) -> int:
+    pdf = base64.b64decode(browser.execute_cdp_cmd("Page.printToPDF", {"preferCSSPageSize": True})["data"])
+    return pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+
+
+def test_the_tournament_prints_as_a_one_page_standings_sheet_and_a_disputes_list(served, browser):
+    base, _ = served
+    t = tournament(base, options={"target": 7})
+    close(base, t, *match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1"))
+    browser.get(f"{base}/tournaments/{t['id']}")
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        shown = {s: browser.find_element(By.ID, s).is_displayed() for s in ("standings", "matches", "disputes", "key-form")}
+        assert shown == {"standings": True, "matches": False, "disputes": True, "key-form": False}
+        sheet = browser.find_element(By.ID, "preset").text
+        assert "Court Piece (Single Sir), traditional" in sheet and "match target: 7" in sheet
+        assert "Standings as of" in browser.find_element(By.CSS_SELECTOR, ".sheet-meta").text
+        assert _print_pages(browser) == 2  # the standings sheet, then the disputes
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_the_match_page_prints_the_decision_with_the_text_of_its_rules(served, browser):
+    base, _ = served
+    t = tournament(base)
+    m, _ = match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1")
+    browser.get(f"{base}/matches/{m['id']}")
+    cited = browser.find_element(By.CSS_SELECTOR, ".rules-cited")
+    assert not cited.is_displayed()
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert cited.is_displayed()
+        assert "trick.follow — Follow suit" in cited.text and "revoke.penalty" in cited.text
+        assert browser.find_element(By.CSS_SELECTOR, "#deal-0 .decision").is_displayed()
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_a_page_not_found_is_html_with_a_way_home_and_api_clients_keep_problem_json(served, browser):
+    base, _ = served
+    browser.get(f"{base}/no-such-page")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
+    browser.find_element(By.LINK_TEXT, "Home: check a record").click()
+    wait_for(lambda: browser.find_elements(By.ID, "record"))
+    answer = urllib.request.Request(f"{base}/no-such-page", headers={"Accept": "application/json"})
+    try:
+        urllib.request.urlopen(answer, timeout=10)
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 404 and exc.headers["Content-Type"] == "application/problem+json"
+        assert json.loads(exc.read())["status"] == 404
+    else:
+        raise AssertionError("expected a 404")

@@ -1,0 +1,96 @@
+"""Import and restore as a director uses them: a never-migrated database, an export restored
+under its own id (twice adds nothing) with its times, and import --close."""
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.store.db import Database
+from referee.store.service import Store
+from tests.helpers import won_by
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+UNKNOWN = "f" * 32
+
+
+@pytest.mark.parametrize("command, status", [
+    (["tournaments", "list"], 0), (["export"], 0), (["standings", UNKNOWN], 2), (["disputes", UNKNOWN], 2),
+    (["close", UNKNOWN], 2), (["keys", "rotate", "--tournament", UNKNOWN], 2), (["deliver", "--once"], 0),
+    (["tournaments", "create", "T", "--preset", "court-piece"], 0),
+])
+def test_every_command_migrates_a_never_migrated_database_on_first_use(tmp_path, capsys, command, status):
+    url = f"sqlite:///{tmp_path / 'never.db'}"
+    assert main([*command, "--database", url]) == status
+    assert "migrated it" in capsys.readouterr().err
+    assert main([*command, "--database", url]) == status  # once: the second run finds it migrated
+    assert "migrated" not in capsys.readouterr().err
+
+
+def _exported(sqlite_url, tmp_path) -> tuple[str, Path, dict]:
+    store = Store(Database(sqlite_url))
+    t, key, _ = store.create_tournament("Cup", "court-piece", {}, True)
+    view, _ = store.create_match(t.id, key, {"players": list("ABCD"), "deals": [won_by(0, [1] * 7, n=3)]}, "t1")
+    store.append_events(view.match.id, key, view.etag, won_by(0, [1] * 7)["events"][12:16])
+    store.db.dispose()
+    out = tmp_path / "cup.jsonl"
+    assert main(["export", "--tournament", t.id, "-o", str(out), "--database", sqlite_url]) == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    return t.id, out, lines[1]
+
+
+def test_tournament_new_restores_under_the_exported_id_with_its_times_and_twice_adds_nothing(sqlite_url, tmp_path,
+                                                                                            capsys):
+    tid, out, exported = _exported(sqlite_url, tmp_path)
+    other = f"sqlite:///{tmp_path / 'restored.db'}"
+    assert main(["import", str(out), "--tournament", "new", "--database", other]) == 0
+    first = capsys.readouterr().out
+    assert f"created tournament {tid} (Cup)" in first and "1 new, 0 already present" in first
+    assert main(["import", str(out), "--tournament", "new", "--database", other]) == 0
+    second = capsys.readouterr().out
+    assert f"tournament {tid} (Cup) is already here" in second and "0 new, 1 already present" in second
+    assert main(["export", "--tournament", tid, "--database", other]) == 0
+    restored = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(restored) == 2 and restored[0]["tournament"]["created_at"] != ""
+    match = restored[1]
+    assert (match["created_at"], match["updated_at"]) == (exported["created_at"], exported["updated_at"])
+    assert [r["created_at"] for r in match["revisions"]] == [r["created_at"] for r in exported["revisions"]]
+    assert len(match["revisions"]) == 2
+
+
+def test_import_close_closes_each_session_whose_last_deal_is_over_so_standings_fill(sqlite_url, tmp_path, capsys):
+    store = Store(Database(sqlite_url))
+    t, key, _ = store.create_tournament("Cup", "court-piece", {}, True)
+    store.db.dispose()
+    live = tmp_path / "live.json"
+    live.write_text(json.dumps({"players": list("EFGH"), "deals": [won_by(0, [1] * 7, n=3)]}))
+    assert main(["import", str(EXAMPLES / "revoke.json"), str(live), "--close", "--tournament", t.id,
+                 "--database", sqlite_url]) == 0
+    capsys.readouterr()
+    assert main(["standings", t.id, "--json", "--database", sqlite_url]) == 0
+    table = json.loads(capsys.readouterr().out)["standings"]
+    assert len(table) == 2 and all(row["played"] == 1 for row in table)  # revoke.json only: live.json stays open
+    store = Store(Database(sqlite_url))
+    statuses = sorted((m["external_id"].rsplit("/", 1)[-1], m["status"], m["closed"])
+                      for m in store.list_matches(t.id, key, None, 10, None)["items"])
+    store.db.dispose()
+    assert statuses == [("live.json", "in_progress", False), ("revoke.json", "finished", True)]
+
+
+def test_the_readme_imports_each_example_into_a_tournament_of_its_preset(sqlite_url, capsys):
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("Each example in `examples/` imports", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    lines = [line.split() for line in block.splitlines()]
+    imported = set()
+    tid = None
+    for words in lines:
+        args = [w.strip('"') for w in " ".join(words[1:]).replace('"Examples (Double Sir)"', "Examples-DS").split()]
+        args = [tid if a == "TID" else a for a in args]
+        assert main([*args, "--database", sqlite_url]) == 0
+        out = capsys.readouterr().out
+        if args[:2] == ["tournaments", "create"]:
+            tid = out.split()[1]
+        else:
+            assert "1 new, 0 already present, 0 rejected" in out
+            imported.add(args[1])
+    assert imported == {f"examples/{p.name}" for p in EXAMPLES.glob("*.json")}
