@@ -68,7 +68,7 @@ def check_deal(index: int):
     record = load_record(data)
     _has_deal(len(record.deals), index)
     verdict = judge(record, steps={index})
-    return _deal_answer(_one_deal(data, verdict.as_dict(), True, _kept(verdict), index))
+    return _deal_answer(_one_deal(data, verdict.as_dict(), _kept(verdict), index))
 
 
 def _form_again(text: str, status: int, title: str, problems: list[dict]):
@@ -95,7 +95,7 @@ def match_deal(match_id: str, index: int):
     view = _store().get_match(match_id, bearer_key())
     full_record = view.revision.record
     _has_deal(len(full_record["deals"]), index)
-    answer = _deal_answer(_one_deal(full_record, None, view.full, _replayed(full_record), index, match=view.as_dict(),
+    answer = _deal_answer(_one_deal(full_record, None, _replayed(full_record), index, match=view.as_dict(),
                                      public=None if view.full else view.public()))
     answer.headers["Cache-Control"] = "no-cache"
     return answer
@@ -116,7 +116,7 @@ def revision_deal(match_id: str, number: int, index: int):
     revision = _store().revision_view(match_id, number, bearer_key())
     full_record = revision["full_record"]
     _has_deal(len(full_record["deals"]), index)
-    return _deal_answer(_one_deal(full_record, None, revision["full"], _replayed(full_record), index,
+    return _deal_answer(_one_deal(full_record, None, _replayed(full_record), index,
                                   match=revision, public=revision["view"]))
 
 
@@ -169,7 +169,7 @@ def _shown(data: dict, verdict: dict | None, match: dict | None) -> tuple[dict, 
     return verdict, shown_record, seat_names(shown_record.get("players"))
 
 
-def _one_deal(data: dict, verdict: dict | None, full: bool, steps: StepsOf, index: int,
+def _one_deal(data: dict, verdict: dict | None, steps: StepsOf, index: int,
               match: dict | None = None, public: PublicView | None = None) -> dict:
     """One deal's view, exactly as `_page` shows it in a page that holds every deal."""
     verdict, shown_record, names = _shown(data, verdict, match)
