@@ -120,15 +120,16 @@ def test_serve_migrates_and_answers(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--database", url, "--bind", f"127.0.0.1:{port}",
                              "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        body = None
-        for _ in range(100):
+        # Start-up (imports, migration, gunicorn's worker) is slow on a loaded machine: wait
+        # for the answer while the server lives, not for a fixed count of tries.
+        body, deadline = None, time.monotonic() + 90
+        while body is None and time.monotonic() < deadline and proc.poll() is None:
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
                     body = json.loads(r.read())
-                    break
             except OSError:
-                time.sleep(0.1)
-        assert body == {"status": "ok"}
+                time.sleep(0.2)
+        assert body == {"status": "ok"}, f"no answer from referee serve (exit code {proc.poll()})"
         req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/tournaments", method="POST",
                                      data=json.dumps({"name": "n", "preset": "court-piece"}).encode(),
                                      headers={"Content-Type": "application/json"})
