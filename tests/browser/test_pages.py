@@ -6,6 +6,8 @@ from pathlib import Path
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser.conftest import SHOTS
 from tests.webclient import call
@@ -69,9 +71,10 @@ def test_the_revoke_is_on_seat_twos_card_with_its_proof_and_rule_and_the_keyboar
     assert "deal=0&event=5" in browser.current_url
     body.send_keys(Keys.ARROW_LEFT)
     assert "seat 1 plays TH" in position(browser)
-    # The rule link opens the rulebook at that rule.
+    # The rule link opens the rulebook at that rule (waiting for that page, not for the last one).
     browser.get(rule_links[0])
-    assert browser.find_element(By.ID, "trick.follow").text.startswith("trick.follow")
+    heading = WebDriverWait(browser, 10).until(expected_conditions.presence_of_element_located((By.ID, "trick.follow")))
+    assert heading.text.startswith("trick.follow")
 
 
 def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(served, browser):
