@@ -89,3 +89,17 @@ def test_the_readme_starts_with_the_two_commands_then_says_what_they_do():
     assert after.startswith("The first command") and "the second" in after
     assert "\n# referee\n" in text.split("```", 4)[4][:len(after) + 20]
     assert not re.search(r"\]\((\.\./|/)", text) and "shared/" not in text  # no link out of the repository
+
+
+def test_the_engine_snippet_runs_as_printed(monkeypatch):
+    """Each ```pycon block of the README, run as a doctest from the repository's root."""
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    blocks = re.findall(r"```pycon\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert blocks
+    for k, body in enumerate(blocks):
+        test = doctest.DocTestParser().get_doctest(body, {}, f"README pycon block {k}", "README.md", 0)
+        out: list[str] = []
+        result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test, out=out.append)
+        assert result.failed == 0, "".join(out)

@@ -79,3 +79,38 @@ def test_the_parser_reads_ids_titles_metadata_and_text():
     assert rules["a.b"].options == ("x", "y") and rules["a.b"].presets == ("p", "q")
     assert rules["R-9"].descriptive and rules["R-9"].section == "1. A"
     assert re.fullmatch(ID, "option.pile_no_collect_after")
+
+
+SECTIONS = {"table": 1, "trick": 2, "revoke": 3, "trump": 4, "collection": 5, "pile": 5, "end": 6, "streak": 6,
+            "score": 7, "mendikot": 7, "match": 8, "dealer": 8, "record": 9, "preset": 10, "option": 11, "R": 12}
+
+
+def test_each_rule_is_in_the_section_of_its_topic():
+    """The section a reader looks in (`## 5. Where won tricks go` holds every pile rule)."""
+    misplaced = [(r.id, r.section) for r in catalogue().values()
+                 if not r.section.startswith(f"{SECTIONS[r.id.split('-' if r.id.startswith('R-') else '.')[0]]}. ")]
+    assert misplaced == []
+
+
+def test_the_rulebooks_own_section_references_name_those_sections():
+    text = (PACKAGE.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    titles = dict(re.findall(r"^## (\d+)\. (.+)$", text, re.M))
+    assert titles["10"] == "Presets" and titles["11"] == "Options" and titles["12"] == "Rulings"
+    assert "each **preset** sets (sections 11 and 10), or a **ruling** (ids `R-1` to `R-32`,\nsection 12)" in text
+
+
+def test_the_records_violation_table_names_every_rule_a_golden_violation_cites():
+    """docs/records.md: a violation's row and the note below it name each rule it can carry."""
+    import json
+
+    text = (PACKAGE.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    table = text[text.index("### Violations"):text.index("### Record errors")]
+    rows = {m.group(1): set(re.findall(r"`([^`]+)`", m.group(2)))
+            for m in re.finditer(r"^\| `(\w+)` \|[^|]*\|(.*)\|$", table, re.M)}
+    note = set(re.findall(r"`([^`]+)`", table[table.index("adds how it was proven"):]))
+    missing = set()
+    for path in (Path(__file__).parent / "records").glob("*.json"):
+        for deal in json.loads(path.read_text(encoding="utf-8"))["verdict"]["deals"]:
+            for v in deal["violations"]:
+                missing |= {(v["code"], r) for r in v["rule"] if r not in rows[v["code"]] | note}
+    assert missing == set()
