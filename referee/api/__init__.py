@@ -1,7 +1,7 @@
 """The HTTP layer: parses, calls the engine, serialises."""
 from flask import Flask
 
-from . import batch, meta, problems, rules, tournaments, verdicts
+from . import analysis, batch, meta, problems, rules, tournaments, verdicts
 
 
 def register(app: Flask) -> None:
@@ -11,3 +11,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(batch.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(tournaments.bp)
+    app.register_blueprint(analysis.bp)

@@ -1,0 +1,178 @@
+"""POST /v1/analysis and GET /v1/matches/{id}/analysis: perfect play from a position, each
+error a 4xx problem, a deal still in play analysed only for the key."""
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from referee.engine.simulate import deal_hands
+from tests.api.spec import validate_response
+
+RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
+# seven-courts, spades trumps, dealer 0. Trick 1: seat 1 leads 4C, seat 0 trumps it with 9S.
+# Trick 2 (event 4): seat 0 leads; seat 1 holds the KS alone, so the AS drops it and seat 0's
+# team takes all 11 tricks left; any other spade lets the KS win one (10).
+
+
+def post(client, body):
+    r = client.post("/v1/analysis", json=body)
+    validate_response(r, "/v1/analysis", "post")
+    return r
+
+
+def record_with(**changes):
+    rec = copy.deepcopy(RECORD)
+    rec["deals"][0].update(changes)
+    return rec
+
+
+def test_tricks_value_of_each_card(client):
+    a = post(client, {"record": RECORD, "deal": 0, "event": 4, "objective": "tricks"}).get_json()
+    assert (a["deal"], a["event"], a["to_play"], a["team"], a["objective"]) == (0, 4, 0, 0, "tricks")
+    values = {c["card"]: c["value"] for c in a["cards"]}
+    assert a["value"] == 11 and values["AS"] == 11 and values["2S"] == 10 and values["QS"] == 10
+    assert set(values) == {"2S", "3S", "4S", "5S", "6S", "7S", "8S", "TS", "JS", "QS", "AS", "7H"}
+    assert a["line"][:2] == [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"}]
+    assert len(a["line"]) == 48 and a["result"] is None
+
+
+def test_score_is_the_outcome_with_the_result_the_deal_would_get(client):
+    a = post(client, {"record": RECORD, "deal": 0, "event": 4}).get_json()
+    assert a["objective"] == "score"
+    assert a["value"] == {"margin": 1, "won": True, "tricks": 12}  # 1 taken + all 11 left
+    assert {c["card"]: c["value"] for c in a["cards"]}["2S"] == {"margin": 1, "won": True, "tricks": 11}
+    assert a["result"]["winner"] == 0 and a["result"]["courts"] == [1, 0] and a["tricks_won"] == [12, 1]
+
+
+def test_a_finished_deal_has_nothing_to_play_and_its_final_outcome(client):
+    a = post(client, {"record": RECORD, "deal": 0}).get_json()
+    assert a["event"] == 52 and a["to_play"] is None and a["cards"] == [] and a["line"] == []
+    assert a["value"] == {"margin": 1, "won": True, "tricks": 11} and a["team"] == 0
+    assert a["result"]["kind"] == "win" and a["tricks_won"] == [11, 2]
+
+
+def test_no_hands_names_the_hands(client):
+    rec = record_with(events=[])
+    del rec["deals"][0]["hands"]
+    r = post(client, {"record": rec, "deal": 0})
+    assert r.status_code == 422 and r.mimetype == "application/problem+json"
+    assert r.get_json()["errors"][0]["pointer"] == "/record/deals/0/hands"
+
+
+@pytest.mark.parametrize("body, pointer", [
+    ({"deal": 1}, "/deal"),
+    ({"deal": 0, "event": 53}, "/event"),
+    ({"deal": True}, "/deal"),
+    ({"deal": 0, "event": -1}, "/event"),
+    ({"deal": 0, "objective": "courts"}, "/objective"),
+    ({}, "/deal"),
+])
+def test_a_position_the_record_does_not_have(client, body, pointer):
+    r = post(client, {"record": RECORD, **body})
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+def test_a_record_that_is_not_one(client):
+    r = post(client, {"record": {"deals": "no"}, "deal": 0})
+    assert r.status_code == 422 and any(e["pointer"].startswith("/record") for e in r.get_json()["errors"])
+    assert client.post("/v1/analysis", data="{", content_type="application/json").status_code == 400
+
+
+def test_a_deal_impossible_before_the_position_is_explained(client):
+    events = copy.deepcopy(RECORD["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "AS"}  # seat 0 holds the AS
+    rec = record_with(events=events)
+    r = post(client, {"record": rec, "deal": 0, "event": 8})
+    problem = r.get_json()
+    assert r.status_code == 422 and problem["title"] == "Impossible record"
+    assert problem["errors"][0]["pointer"] == "/record/deals/0/events/5"
+    assert problem["errors"][0]["code"] == "card_not_in_hand"
+    assert post(client, {"record": rec, "deal": 0, "event": 5}).status_code == 200  # before it: fine
+
+
+def test_an_illegal_play_on_record_is_no_position_to_analyse(client):
+    events = copy.deepcopy(RECORD["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "2D"}  # a revoke: seat 1 holds the KS
+    r = post(client, {"record": record_with(events=events), "deal": 0, "event": 8})
+    assert r.status_code == 422 and "illegal play" in r.get_json()["detail"]
+
+
+def test_a_position_past_the_search_limit_is_a_problem_naming_the_limit(app, client):
+    app.config["ANALYSIS_MAX_NODES"] = 2000
+    hands = [sorted(c.text for c in h) for h in deal_hands(random.Random(7))]
+    rec = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": []}]}
+    r = post(client, {"record": rec, "deal": 0, "objective": "tricks"})
+    problem = r.get_json()
+    assert r.status_code == 422 and problem["title"] == "Analysis limit reached"
+    assert problem["limit"] == {"nodes": 2000, "seconds": 10.0} and problem["nodes"] > 2000
+
+
+# -- stored matches -------------------------------------------------------------------
+
+def auth(key):
+    return {"Authorization": f"Bearer {key}"}
+
+
+@pytest.fixture
+def stored(client):
+    def make(public=True, events=None):
+        t = client.post("/v1/tournaments", json={"name": "Analysis", "preset": "seven-courts", "public": public}).get_json()
+        deal = dict(RECORD["deals"][0])
+        if events is not None:
+            deal["events"] = deal["events"][:events]
+        m = client.post("/v1/matches", json={"tournament": t["id"], "record": {"deals": [deal]}},
+                        headers=auth(t["key"])).get_json()
+        return t, m["id"]
+    return make
+
+
+def get(client, mid, query, key=None):
+    r = client.get(f"/v1/matches/{mid}/analysis?{query}", headers=auth(key) if key else {})
+    validate_response(r, "/v1/matches/{match_id}/analysis", "get")
+    return r
+
+
+def test_a_finished_deal_of_a_public_match_is_analysed_for_anyone(client, stored):
+    _, mid = stored()
+    r = get(client, mid, "deal=0&event=4&objective=tricks")
+    assert r.status_code == 200 and r.get_json()["value"] == 11
+    assert get(client, mid, "deal=0").get_json()["to_play"] is None
+
+
+def test_a_deal_in_play_needs_the_key(client, stored):
+    t, mid = stored(events=8)
+    refused = get(client, mid, "deal=0&event=4")
+    assert refused.status_code == 401 and "every hand" in refused.get_json()["detail"]
+    for key in (t["key"], t["read_key"]):
+        assert get(client, mid, "deal=0&event=4&objective=tricks", key).get_json()["value"] == 11
+    assert get(client, mid, "deal=0", "rk_not-the-key").status_code == 403
+
+
+def test_a_private_tournament_keeps_its_key_rules(client, stored):
+    t, mid = stored(public=False)
+    assert get(client, mid, "deal=0").status_code == 401
+    assert get(client, mid, "deal=0", t["read_key"]).status_code == 200
+
+
+@pytest.mark.parametrize("query, pointer", [
+    ("", "/deal"), ("deal=x", "/deal"), ("deal=1", "/deal"), ("deal=0&event=99", "/event"),
+    ("deal=0&event=-1", "/event"), ("deal=0&objective=x", "/objective"),
+])
+def test_the_query_names_a_position_the_match_has(client, stored, query, pointer):
+    _, mid = stored()
+    r = get(client, mid, query)
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+def test_an_unknown_match_is_404(client):
+    assert get(client, "m_nosuchmatch", "deal=0").status_code == 404
+
+
+def test_a_stored_deal_without_hands(client):
+    t = client.post("/v1/tournaments", json={"name": "x", "preset": "seven-courts"}).get_json()
+    m = client.post("/v1/matches", json={"tournament": t["id"], "record": {"deals": [
+        {"dealer": 0, "trump": {"suit": "S"}, "events": [{"seat": 1, "play": "AH"}]}]}}, headers=auth(t["key"])).get_json()
+    r = get(client, m["id"], "deal=0", t["key"])
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/record/deals/0/hands"
