@@ -187,7 +187,7 @@ def _write(results, out, err, progress: Progress, per_result: int) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_director, cli_store
+    from . import cli_analyse, cli_director, cli_store
 
     parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -202,6 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="replay on N processes (for big archives); results stay in input order")
     p.set_defaults(run=check)
     cli_store.add_commands(sub)
+    cli_analyse.add_commands(sub)
     cli_director.add_commands(sub)
     return parser
 

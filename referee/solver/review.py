@@ -118,8 +118,11 @@ def review_deal(record: Record, index: int, objective: str = "score", limit: Cal
     fresh `limit()`. `progress(done, total)` is called after each position."""
     fresh = limit or SearchLimit
     moves = plays(record, index)
-    perfect = _try(lambda: solve(_position(record, index, 0), objective, fresh()))
     costly, unanalysed, stopped = [], [], None
+    try:
+        perfect = _try(lambda: solve(_position(record, index, 0), objective, fresh()))
+    except (UnsolvablePosition, RecordError) as exc:
+        return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
     for done, j in enumerate(moves, 1):
         try:
             found = _costly_at(record, index, j, objective, fresh())
@@ -152,7 +155,7 @@ def _costly_at(record: Record, index: int, j: int, objective: str, limit: Search
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
     values = dict(analysis.cards)
     if move not in values:
-        raise UnsolvablePosition(f"{_name(move)} is not a legal move there")
+        raise UnsolvablePosition(f"seat {event.seat} played {_name(move)}, not a legal move there (the verdict says why)")
     if values[move] == analysis.value:
         return None
     return CostlyPlay(index, j, deal.number, event.seat, _name(move), values[move], analysis.value,

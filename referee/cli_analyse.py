@@ -1,0 +1,159 @@
+"""`referee analyse FILE...`: each deal with hands under perfect play (referee.solver): the
+outcome from the first lead, what happened, and each costly play. Offline: the engine and the
+solver only (no web layer, no store)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Iterator, NamedTuple
+
+from referee import jsontext
+from referee.engine import Record, judge
+from referee.inputs import Progress, parsed, read_units, record_of
+from referee.records import RecordProblems, check_record
+from referee.solver import OBJECTIVES, SearchLimit
+from referee.solver.review import DealReview, plays, review_deal
+
+OK, INVALID = 0, 2
+
+
+class Task(NamedTuple):
+    """One deal of one item: what a worker process analyses."""
+
+    where: str
+    file: str
+    line: int | None
+    record: dict        # the cleaned record
+    deal: int
+    happened: dict      # the verdict's status, result and tricks for the deal
+    objective: str
+    nodes: int
+    seconds: float
+
+
+def tasks(args: argparse.Namespace, err) -> tuple[list[Task], int]:
+    """Every deal of every record of the files; unreadable items are said on `err`."""
+    out, status = [], OK
+    for unit in read_units(args.files):
+        item = parsed(unit)
+        if isinstance(item.data, Exception):
+            err.write(f"{item.where}: {item.data}\n")
+            status = INVALID
+            continue
+        data = record_of(item.data)
+        if data is None:
+            continue
+        try:
+            clean = check_record(data)
+        except RecordProblems as exc:
+            err.write(f"{item.where}: " + "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems) + "\n")
+            status = INVALID
+            continue
+        deals = judge(Record.from_dict(clean)).as_dict()["deals"]
+        out += [Task(item.where, item.file, item.line, clean, i, _happened(d), args.objective, args.max_nodes,
+                     args.max_seconds) for i, d in enumerate(deals)]
+    return out, status
+
+
+def _happened(verdict: dict) -> dict:
+    return {"status": verdict["status"], "result": verdict["result"], "tricks_won": verdict["tricks_won"]}
+
+
+def positions(task: Task) -> int:
+    """How many positions a task searches (for the progress bar)."""
+    deal = task.record["deals"][task.deal]
+    return len(plays(Record.from_dict(task.record), task.deal)) if deal.get("hands") else 0
+
+
+def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:
+    record = Record.from_dict(task.record)
+    happened = task.happened
+    if record.deals[task.deal].hands is None:
+        return task, {"deal": task.deal, "objective": task.objective, "error": "no hands: not analysed",
+                      "happened": happened}
+    review: DealReview = review_deal(record, task.deal, task.objective,
+                                     lambda: SearchLimit(task.nodes, task.seconds), progress)
+    return task, {**review.as_dict(), "happened": happened}
+
+
+def _in_worker(task: Task) -> tuple[Task, dict]:
+    return analyse_task(task)
+
+
+def text(task: Task, found: dict) -> str:
+    out = [f"{task.where}: deal {task.deal} (objective {task.objective})"]
+    if "error" in found:
+        out.append(f"  {found['error']}")
+    perfect = found.get("perfect_play")
+    if "error" not in found:
+        out.append("  perfect play from the first lead: "
+                   + (_outcome(perfect["result"], perfect["tricks_won"]) if perfect else "past the search limit"))
+    h = found["happened"]
+    out.append(f"  what happened: {h['status']}, " + _outcome(h["result"], h["tricks_won"]))
+    for c in found.get("costly", []):
+        out.append(f"  costly: deal {task.deal} trick {c['trick']}, seat {c['seat']} played {c['card']} "
+                   f"(event {c['event']}): cost {c['cost']}")
+    if "costly" in found and not found["costly"]:
+        out.append("  no costly play")
+    if found.get("unanalysed"):
+        out.append(f"  past the search limit, not analysed: events {', '.join(map(str, found['unanalysed']))}")
+    if found.get("stopped"):
+        out.append(f"  analysis stopped at {found['stopped']}")
+    return "\n".join(out)
+
+
+def _outcome(result: dict | None, tricks: list[int]) -> str:
+    said = f"tricks {tricks[0]}-{tricks[1]}"
+    if not result:
+        return said
+    return f"team {result['winner']} {result['kind']}, courts {result['courts'][0]}-{result['courts'][1]}, {said}"
+
+
+def analyse(args: argparse.Namespace) -> int:
+    out, err = sys.stdout, sys.stderr
+    work, status = tasks(args, err)
+    sizes = [positions(t) for t in work]
+    progress = Progress(sum(sizes), "analysing ")
+    done = 0
+    for k, (task, found) in enumerate(_results(work, args.jobs, progress, sizes)):
+        done += sizes[k]
+        progress.show(done)
+        if args.json:
+            out.write(jsontext.dumps_line({"file": task.file, "line": task.line, **found}))
+        else:
+            out.write(text(task, found) + "\n")
+        out.flush()
+    progress.done()
+    return status
+
+
+def _results(work: list[Task], jobs: int, progress: Progress, sizes: list[int]) -> Iterator[tuple[Task, dict]]:
+    """Each task's analysis, in input order; on `jobs` processes, one deal a task."""
+    if jobs > 1 and len(work) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_in_worker, work)
+        return
+    done = 0
+    for task, size in zip(work, sizes):
+        yield analyse_task(task, lambda n, total, base=done: progress.show(base + n))
+        done += size
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("analyse", help="perfect play and the costly plays of each deal with hands",
+                       description="For each deal with hands: the outcome under perfect play from the first "
+                                   "lead, what happened, and each play whose value was below the best at that "
+                                   "moment, with what it cost. Each position is searched under a limit; one "
+                                   "past it is listed as not analysed. Progress on stderr (on a terminal).")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--json", action="store_true", help="JSON Lines: one object per deal")
+    p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="analyse deals on N processes")
+    p.add_argument("--objective", choices=OBJECTIVES, default="score",
+                   help="score (the deal's outcome, the default) or tricks (tricks taken, all 13 played)")
+    p.add_argument("--max-nodes", type=int, default=2_000_000, metavar="N",
+                   help="search at most N nodes per position (default 2000000)")
+    p.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
+                   help="search at most S seconds per position (default 30)")
+    p.set_defaults(run=analyse)

@@ -1,0 +1,92 @@
+"""`referee analyse`: perfect play from the first lead, what happened, each costly play;
+--json, -j N, the search limit, progress on stderr; no web layer or store imported."""
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from referee.cli import main
+from referee.engine.simulate import deal_hands
+
+RECORD = Path(__file__).parent / "solver" / "records" / "one-costly-play.json"
+# The record's one costly play: trick 2, seat 0 leads the 2S while the AS would drop seat 1's
+# lone KS (all 11 tricks left instead of 10). Seat 0's other leads of trick 2 cost the same.
+
+
+def write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_text_says_perfect_play_what_happened_and_the_costly_play(capsys):
+    assert main(["analyse", str(RECORD)]) == 0
+    out = capsys.readouterr().out
+    assert "deal 0 (objective score)" in out
+    assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 12-1" in out
+    assert "what happened: complete, team 0 win, courts 1-0, tricks 11-2" in out
+    assert "costly: deal 0 trick 2, seat 0 played 2S (event 4): cost 1 trick" in out
+    assert out.count("costly:") == 1
+
+
+def test_json_lines_one_per_deal_with_its_costly_plays(tmp_path, capsys):
+    record = json.loads(RECORD.read_text())
+    no_hands = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"},
+                                                     "events": [{"seat": 1, "play": "AH"}]}]}
+    path = write(tmp_path, "two.json", [record, no_hands])
+    assert main(["analyse", "--json", "--objective", "tricks", path]) == 0
+    first, second = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert (first["file"], first["line"], first["deal"], first["objective"]) == (path, 1, 0, "tricks")
+    assert first["perfect_play"]["tricks_won"] == [12, 1] and first["happened"]["tricks_won"] == [11, 2]
+    assert first["costly"] == [{"deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10,
+                                "best": 11, "cost": "1 trick"}]
+    assert first["unanalysed"] == [] and first["stopped"] is None
+    assert second["line"] == 2 and second["error"] == "no hands: not analysed"
+
+
+def test_parallel_processes_print_the_same_in_input_order(tmp_path, capsys):
+    record = json.loads(RECORD.read_text())
+    path = write(tmp_path, "many.json", [record] * 4)
+    assert main(["analyse", "--json", path]) == 0
+    one = capsys.readouterr().out
+    assert main(["analyse", "--json", "-j", "2", path]) == 0
+    assert capsys.readouterr().out == one and len(one.splitlines()) == 4
+
+
+def test_a_position_past_the_limit_is_listed_not_guessed(tmp_path, capsys):
+    hands = [sorted(c.text for c in h) for h in deal_hands(random.Random(7))]
+    rec = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": []}]}
+    assert main(["analyse", "--max-nodes", "1000", write(tmp_path, "deep.json", rec)]) == 0
+    assert "perfect play from the first lead: past the search limit" in capsys.readouterr().out
+
+
+def test_a_deal_impossible_part_way_is_analysed_up_to_its_error(tmp_path, capsys):
+    record = json.loads(RECORD.read_text())
+    record["deals"][0]["events"][5] = {"seat": 1, "play": "AS"}  # seat 0 holds the AS
+    assert main(["analyse", write(tmp_path, "bad.json", record)]) == 0
+    out = capsys.readouterr().out
+    assert "costly: deal 0 trick 2, seat 0 played 2S" in out
+    assert "analysis stopped at event 5: seat 1 played AS, not a legal move there" in out
+
+
+def test_unreadable_input_exits_2(tmp_path, capsys):
+    assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    assert main(["analyse", write(tmp_path, "shape.json", {"preset": "seven-courts", "deals": [{"dealer": 7}]})]) == 2
+    assert "/deals/0/dealer" in capsys.readouterr().err
+
+
+def test_progress_on_stderr(monkeypatch, capsys):
+    monkeypatch.setenv("REFEREE_PROGRESS", "1")
+    assert main(["analyse", str(RECORD)]) == 0
+    err = capsys.readouterr().err
+    assert "analysing [" in err and "52/52" in err
+
+
+def test_analyse_starts_without_the_web_or_the_store():
+    code = ("import sys; from referee.cli import main; main(['analyse', %r]); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'sqlalchemy', "
+            "'marshmallow', 'jinja2', 'markdown_it', 'alembic'}))" % str(RECORD))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
