@@ -7,6 +7,7 @@ from .errors import InvalidCardError, shown
 
 RANKS = "23456789TJQKA"  # index = strength, low to high
 SUITS = "SHDC"
+HAND_SUITS = "SHCD"  # a hand as people hold it: black and red suits alternate, each high to low
 SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
@@ -66,6 +67,11 @@ class Card:
 
     def __lt__(self, other: "Card") -> bool:
         return self.index < other.index
+
+
+def in_hand_order(cards) -> tuple[Card, ...]:
+    """Cards as a person sorts a hand: by suit (♠ ♥ ♣ ♦), then rank from the ace down."""
+    return tuple(sorted(cards, key=lambda c: (HAND_SUITS.index(c.suit), -c.strength)))
 
 
 DECK: tuple[Card, ...] = tuple(Card._make(r, s) for s in SUITS for r in RANKS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .cards import Card
+from .cards import Card, in_hand_order
 from .deal import Deal
 from .errors import RecordError
 from .record import TAKE_BACK
@@ -29,14 +29,15 @@ class Step(NamedTuple):
     trump: str | None                   # the trump suit as the table knows it
     trump_hidden: bool                  # the hidden trump card is still face down
     error: RecordError | None = None    # the record error that stopped the replay at this event
+    ignored: bool = False               # an event after a penalty (R-11): the state stays the penalty trick's
 
     @classmethod
     def of(cls, deal: Deal, event: int, note: str, won: Trick | None) -> "Step":
         legal = deal.legal_plays()
         table = won.cards if won is not None else tuple(Played._make(p) for p in deal.slots if p is not None)
         return cls(event, note, won.number if won is not None else deal.number if not deal.is_over else len(deal.tricks),
-                   table, won, deal.to_play, None if legal is None else tuple(legal),
-                   None if deal.hands is None else tuple(tuple(sorted(h)) for h in deal.hands),
+                   table, won, deal.to_play, None if legal is None else in_hand_order(legal),
+                   None if deal.hands is None else tuple(in_hand_order(h) for h in deal.hands),
                    tuple(deal.tricks_won), deal.collection.pile, deal.trump.suit, deal.trump.is_hidden)
 
     def stopped(self, error: RecordError) -> "Step":
@@ -44,9 +45,16 @@ class Step(NamedTuple):
         return self._replace(event=error.event if error.event is not None else self.event,
                              note=f"record error: {error.message}", won=None, error=error)
 
+    def ignored_after(self, event: int, note: str) -> "Step":
+        """An event after the penalty (R-11), at this state (the penalty trick's last card):
+        it is listed, not played, so nothing of it reaches the table."""
+        return self._replace(event=event, note=f"ignored after the penalty: {note}", table=(), won=None,
+                             to_play=None, legal=None, ignored=True)
+
     def as_dict(self) -> dict:
-        """The page's form of the step (cards as text; a face-down card keeps its face: the
-        page's hiding takes it out for readers who may not see it)."""
+        """The page's form of the step (cards as text; hands and legal cards in the order people
+        hold them, `in_hand_order`; a face-down card keeps its face: the page's hiding takes it
+        out for readers who may not see it)."""
         data = {
             "event": self.event, "note": self.note, "trick": self.trick,
             "table": [{"seat": p.seat, "card": p.card.text, "face_down": p.face_down, "event": p.event}
@@ -57,10 +65,12 @@ class Step(NamedTuple):
                 "pile_after": self.won.pile_after},
             "to_play": self.to_play,
             "legal": None if self.legal is None else [c.text for c in self.legal],
-            "hands": None if self.hands is None else [sorted(c.text for c in h) for h in self.hands],
+            "hands": None if self.hands is None else [[c.text for c in h] for h in self.hands],
             "tricks_won": list(self.tricks_won), "pile": self.pile,
-            "trump": self.trump, "trump_hidden": self.trump_hidden,
+            "trump": self.trump, "trump_hidden": self.trump_hidden, "ignored": self.ignored,
         }
+        if self.ignored:
+            data["rule"] = ["R-11"]
         if self.error is not None:
             data["error"] = self.error.code
         return data
@@ -94,8 +104,15 @@ class Recorder:
                 raise
 
     def stop(self, error: RecordError | None) -> None:
-        """The replay is over (`finish` done): keep the last event's state, then the error's."""
+        """The replay is over (`finish` done): keep the last event's state, the events after a
+        penalty as ignored (R-11), then the error's state."""
         self._keep()
+        penalty = self.deal.penalty()
+        ignored = self.deal.ignored_events(penalty)
+        if ignored:
+            steps = self.steps
+            first = next((k for k, s in enumerate(steps) if s.event == ignored[0]), len(steps))
+            steps[first:] = [steps[first - 1].ignored_after(s.event, s.note) for s in steps[first:]]
         if error is not None:
             self.steps.append(self.steps[-1].stopped(error))
 

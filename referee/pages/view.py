@@ -185,6 +185,7 @@ def _deal_page(index: int, deal: dict, shown_record: dict, names: list[str], ste
         timeline = public.steps(index, timeline)
     view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, open_)
     view["hands_note"] = "hidden until the deal ends" if not open_ else "not in the record"
+    view["piles"] = resolve(shown_record["preset"], shown_record.get("options")).collection == "pile"
     return view
 
 
@@ -206,7 +207,8 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
             cards.append({**c, "view": card_view(face), "wins": c["seat"] == t["winner"],
                           "violations": violations.get(c["event"], []), "name": names[c["seat"]]})
         tricks.append({**t, "cards": cards})
-    events = [_event_view(e, names, open_) for e in deal_record.get("events", [])]
+    ignored = set(deal.get("ignored_events", []))
+    events = [dict(_event_view(e, names, open_), ignored=i in ignored) for i, e in enumerate(deal_record.get("events", []))]
     return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline,
             "other_violations": [v for v in deal["violations"] if v["event"] is None],
             "names": names}

@@ -25,10 +25,15 @@
     return span;
   }
 
+  function cardText(text) {
+    return text ? (text[0] === "T" ? "10" : text[0]) + SYMBOL[text[1]] : "a face-down card";
+  }
+
   function Stepper(root, steps) {
     this.root = root;
     this.deal = Number(root.dataset.deal);
     this.steps = steps || JSON.parse(root.querySelector("script.steps").textContent);
+    this.names = JSON.parse(root.dataset.names || "null") || ["seat 0", "seat 1", "seat 2", "seat 3"];
     this.cursor = 0;
     var self = this;
     root.querySelector(".prev").addEventListener("click", function () { self.move(-1); });
@@ -67,27 +72,22 @@
       seatEl.querySelector(".turn").hidden = step.to_play !== seat;
       seatEl.classList.toggle("to-play", step.to_play === seat);
     });
+    var names = this.names;
+    root.classList.toggle("ignored", !!step.ignored);
     var centre = root.querySelector(".centre");
     centre.textContent = "";
     step.table.forEach(function (p) {
+      var wins = step.won && step.won.winner === p.seat;
       var slot = document.createElement("span");
-      slot.className = "slot slot" + p.seat;
+      slot.className = "slot slot" + p.seat + (wins ? " wins" : "");
       slot.appendChild(cardEl(p.card, p.face_down ? "facedown" : ""));
       var who = document.createElement("small");
-      who.textContent = " seat " + p.seat;
+      who.textContent = " " + names[p.seat] + (wins ? " wins" : "");
       slot.appendChild(who);
       centre.appendChild(slot);
     });
-    var trump = step.trump ? SYMBOL[step.trump] + " " + SUIT[step.trump] : (step.trump_hidden ? "hidden" : "not set");
-    root.querySelector(".position").textContent = "Step " + k + " of " + (this.steps.length - 1) + ": " +
-      step.note + " · trick " + step.trick + " · tricks " + step.tricks_won.join("–") + " · trump " + trump;
-    var legalText = "";
-    if (step.error) {
-      legalText = "Stopped: " + step.note;
-    } else if (step.to_play !== null && step.to_play !== undefined) {
-      legalText = "Seat " + step.to_play + " to play" + (step.legal ? ": may play " + step.legal.join(" ") : "") + ".";
-    }
-    root.querySelector(".legal-text").textContent = legalText;
+    root.querySelector(".position").textContent = this.line(k, step);
+    this.legalLine(step);
     var url = "?deal=" + this.deal + "&event=" + step.event;
     root.querySelector(".permalink").setAttribute("href", url);
     if (push) { history.replaceState(null, "", url + "#deal-" + this.deal); }
@@ -96,6 +96,44 @@
     var played = document.getElementById("deal-" + this.deal + "-event-" + step.event);
     if (played) { played.classList.add("current"); }
   };
+
+  // The step bar: what the engine's replay holds at this event (nothing is counted here).
+  Stepper.prototype.line = function (k, step) {
+    var trump = step.trump ? SYMBOL[step.trump] + " " + SUIT[step.trump] : (step.trump_hidden ? "hidden" : "not set");
+    var parts = ["Step " + k + " of " + (this.steps.length - 1) + ": " + step.note, "trick " + step.trick];
+    if (step.won) { parts.push(this.wonText(step.won)); }
+    parts.push("tricks " + step.tricks_won.join("–"));
+    if (this.root.dataset.piles) { parts.push("pile " + step.pile); }
+    parts.push("trump " + trump);
+    return parts.join(" · ");
+  };
+
+  Stepper.prototype.wonText = function (won) {
+    var text = this.names[won.winner] + " wins the trick with " + cardText(won.winning_card);
+    if (won.collected_by === null || won.collected_by === undefined) { return text + ", to the pile"; }
+    return text + ", team " + won.collected_by + " collects " + won.collected + (won.collected === 1 ? " trick" : " tricks");
+  };
+
+  Stepper.prototype.legalLine = function (step) {
+    var el = this.root.querySelector(".legal-text");
+    el.textContent = "";
+    if (step.error) {
+      el.textContent = "Stopped: " + step.note;
+    } else if (step.ignored) {
+      el.appendChild(document.createTextNode("Ignored: after the penalty the tricks stop at the penalty trick; this event is not played ("));
+      var a = document.createElement("a");
+      a.href = this.root.dataset.rules + "#R-11";
+      a.textContent = "rule R-11";
+      el.appendChild(a);
+      el.appendChild(document.createTextNode(")."));
+    } else if (step.to_play !== null && step.to_play !== undefined) {
+      el.textContent = this.names[step.to_play] + " to play" +
+        (step.legal ? ": may play " + step.legal.map(cardText).join(" ") : "") + ".";
+    }
+  };
+
+  Stepper.prototype.first = function () { this.show(0, true); };
+  Stepper.prototype.last = function () { this.show(this.steps.length - 1, true); };
 
   var steppers = {};
   var loading = {};
@@ -192,6 +230,8 @@
     if (!active || tag === "INPUT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) { return; }
     if (e.key === "ArrowRight") { active.move(1); e.preventDefault(); }
     if (e.key === "ArrowLeft") { active.move(-1); e.preventDefault(); }
+    if (e.key === "Home") { active.first(); e.preventDefault(); }
+    if (e.key === "End") { active.last(); e.preventDefault(); }
   });
 
   // -- a live match: poll with the ETag; swap the page in only when it changed -------------

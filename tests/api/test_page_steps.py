@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from referee.engine import Record, position
+from referee.engine import Record, judge, position
+from referee.engine.cards import in_hand_order
 from tests.api.test_matches import auth, make_tournament, post_match
 from tests.engine.test_golden import RECORDS
 from tests.helpers import round_robin_hands, won_by
@@ -20,21 +21,31 @@ def page_steps(page: str) -> list[list[dict]]:
     return [json.loads(m) for m in STEPS.findall(page)]
 
 
-def engine_state(record: Record, deal: int, event: int) -> dict:
-    """What the page must show after `event`, read from the engine's Deal there."""
+def engine_state(record: Record, deal: int, event: int, ignored: list[int]) -> dict:
+    """What the page must show after `event`, read from the engine's Deal there: after a
+    penalty (R-11) an event is ignored and the deal stays as the penalty trick left it."""
+    if event in ignored:
+        return dict(engine_state(record, deal, ignored[0] - 1, []), to_play=None, legal=None, table=[], won=None,
+                    ignored=True)
     d = position(record, deal, event + 1)
     legal = d.legal_plays()
+    closed = d.filled == 0 and d.tricks and max(p[2] for p in d.tricks[-1].plays) == event
+    won = d.tricks[-1] if closed else None
     return {"to_play": d.to_play, "tricks_won": list(d.tricks_won), "pile": d.collection.pile,
             "trump": d.trump.suit, "trump_hidden": d.trump.is_hidden,
-            "legal": None if legal is None else [c.text for c in legal],
-            "hands": None if d.hands is None else [sorted(c.text for c in h) for h in d.hands],
+            "legal": None if legal is None else [c.text for c in in_hand_order(legal)],
+            "hands": None if d.hands is None else [[c.text for c in in_hand_order(h)] for h in d.hands],
             "table": [{"seat": p[0], "card": p[1].text, "face_down": p[3], "event": p[2]}
-                      for p in (d.tricks[-1].plays if d.filled == 0 and d.tricks and max(p[2] for p in d.tricks[-1].plays) == event
-                                else [p for p in d.slots if p is not None])]}
+                      for p in (won.plays if won else [p for p in d.slots if p is not None])],
+            "won": None if won is None else {"winner": won.winner, "winning_card": won.winning_card.text,
+                                             "collected_by": won.collected_by, "collected": won.collected,
+                                             "pile_after": won.pile_after},
+            "ignored": False}
 
 
 def shown(step: dict) -> dict:
-    return {k: step[k] for k in ("to_play", "tricks_won", "pile", "trump", "trump_hidden", "legal", "hands", "table")}
+    return {k: step[k] for k in ("to_play", "tricks_won", "pile", "trump", "trump_hidden", "legal", "hands", "table",
+                                 "won", "ignored")}
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=[p.stem for p in RECORDS])
@@ -43,12 +54,16 @@ def test_the_pages_steps_are_the_engines_state_at_every_event(client, path):
     record = Record.from_dict(data)
     page = client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True)
     deals = page_steps(page)
+    verdict = judge(record).as_dict()
     assert len(deals) == len(record.deals)
     for i, steps in enumerate(deals):
+        ignored = verdict["deals"][i].get("ignored_events", [])
         assert [s["event"] for s in steps if "error" not in s] == list(range(-1, len(steps) - 1))
         for step in steps:
             if "error" not in step:
-                assert shown(step) == engine_state(record, i, step["event"]), (i, step["event"])
+                assert shown(step) == engine_state(record, i, step["event"], ignored), (i, step["event"])
+        if ignored:  # the last step counts what the verdict counts (R-11)
+            assert steps[-1]["tricks_won"] == verdict["deals"][i]["tricks_won"]
 
 
 def test_at_the_last_card_the_step_bar_counts_the_last_trick(client):

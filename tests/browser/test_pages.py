@@ -87,7 +87,7 @@ def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(serve
     assert "Step 0 of" in position(browser)
     legal_text = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
     caller = record["deals"][0]["dealer"] + 1
-    assert legal_text.startswith(f"Seat {caller % 4} to play: may play")
+    assert legal_text.startswith(f"seat {caller % 4} to play: may play")
     marked = browser.find_elements(By.CSS_SELECTOR, f"#deal-0 .seat{caller % 4} .card.legal")
     assert len(marked) == 13  # on the lead every card is legal
     hands = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card")
@@ -179,3 +179,55 @@ def test_a_big_records_deals_open_one_at_a_time_each_steppable(served, browser):
     browser.find_element(By.CSS_SELECTOR, "#deal-6-event-2 a.event-link").click()
     assert "deal=6&event=2" in browser.current_url
     assert wait_for(lambda: "Step 3 of" in browser.find_element(By.CSS_SELECTOR, "#deal-6 .position").text)
+
+
+def test_at_the_fourth_card_the_table_marks_the_winner_and_the_step_bar_says_who_collects(served, browser):
+    """examples/revoke.json, trick 1: at its fourth card (event 3) seat 1's A♥ has won it."""
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-3 a.event-link").click()
+    line = position(browser)
+    assert "seat 1 wins the trick with A♥, team 1 collects 1 trick" in line and "tricks 0–1" in line
+    winner = browser.find_element(By.CSS_SELECTOR, "#deal-0 .centre .slot.wins")
+    assert winner.find_element(By.CSS_SELECTOR, ".card").text == "A♥" and "wins" in winner.text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot")) == 4
+
+
+def test_a_pile_games_step_bar_shows_the_pile(served, browser):
+    """examples/double-sir.json: tricks 1 and 2 go to the pile until a pair collects."""
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "double-sir.json").read_text())
+    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-3 a.event-link").click()
+    line = position(browser)
+    assert "pile 1" in line and "to the pile" in line
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    assert "tricks 13–0" in position(browser) and "pile 0" in position(browser)
+    body.send_keys(Keys.HOME)
+    assert position(browser).startswith("Step 0 of")
+
+
+def test_after_the_revoke_penalty_the_events_are_greyed_as_ignored_and_off_the_table(served, browser):
+    """examples/revoke.json: the revoke of trick 1 decides the deal; the events after it (R-11)."""
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    line = position(browser)
+    assert "ignored after the penalty" in line and "tricks 0–1" in line and "trick 1 " in line + " "
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot") == []
+    assert "ignored" in browser.find_element(By.CSS_SELECTOR, "#deal-0 .stepper").get_attribute("class")
+    legal = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text")
+    assert "Ignored" in legal.text and legal.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("/rules#R-11")
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events summary").click()
+    greyed = browser.find_elements(By.CSS_SELECTOR, "#deal-0 details.events li.ignored")
+    assert len(greyed) == 8 and all("R-11" in li.text for li in greyed)
+
+
+def test_the_hands_on_the_table_are_sorted_by_suit_then_rank(served, browser):
+    base, _ = served
+    record = json.loads((RECORDS / "revoke-with-hands.json").read_text())["record"]
+    paste(browser, base, json.dumps(record))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    cards = [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .seat0 .hand .card")]
+    assert len(cards) == 13
+    assert cards == sorted(cards, key=lambda c: ("SHCD".index(c[1]), "AKQJT98765432".index(c[0])))

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 
 from referee.engine import Deal, Record, judge, position, resolve
+from referee.engine.cards import in_hand_order
 from referee.engine.record import TAKE_BACK
 from referee.engine.simulate import random_record
 from tests.engine.test_golden import RECORDS
@@ -18,8 +19,8 @@ def state_of(deal: Deal) -> dict:
     """What a step shows, read from the Deal itself."""
     return {"to_play": deal.to_play, "tricks_won": tuple(deal.tricks_won), "pile": deal.collection.pile,
             "trump": deal.trump.suit, "trump_hidden": deal.trump.is_hidden,
-            "legal": None if deal.legal_plays() is None else tuple(deal.legal_plays()),
-            "hands": None if deal.hands is None else tuple(tuple(sorted(h)) for h in deal.hands),
+            "legal": None if deal.legal_plays() is None else in_hand_order(deal.legal_plays()),
+            "hands": None if deal.hands is None else tuple(in_hand_order(h) for h in deal.hands),
             "open": tuple(p[:4] for p in deal.slots if p is not None)}
 
 
@@ -36,9 +37,16 @@ def assert_steps_are_positions(record: Record) -> int:
         if deal_verdict.steps is None:
             continue
         events = record.deals[i].events
+        ignored = [] if deal_verdict.deal is None else deal_verdict.deal.ignored_events(deal_verdict.penalty)
         for step in deal_verdict.steps:
             if step.error is not None:  # the replay stopped: no position there
                 assert step is deal_verdict.steps[-1] and step.event == step.error.event
+                continue
+            assert step.ignored == (step.event in ignored), (i, step.event)
+            if step.ignored:  # R-11: listed, not played; the deal stays as the penalty trick left it
+                at = state_of(position(record, i, ignored[0]))
+                assert step.table == () and step.won is None and step.to_play is None
+                assert (step.tricks_won, step.pile, step.hands) == (at["tricks_won"], at["pile"], at["hands"])
                 continue
             deal = position(record, i, step.event + 1)
             if step.won is not None:
@@ -78,6 +86,25 @@ def test_the_last_step_counts_the_last_trick():
     verdict = judge(record, steps=True)
     last = verdict.deals[0].steps[-1]
     assert list(last.tricks_won) == verdict.as_dict()["deals"][0]["tricks_won"]
+
+
+def test_after_the_penalty_the_events_are_ignored_and_the_table_stays_clear():
+    """examples/revoke.json: the revoke of trick 1 is proven at event 5; events 4-11 are ignored (R-11)."""
+    record = Record.from_dict(json.loads((RECORDS[0].parents[3] / "examples" / "revoke.json").read_text()))
+    steps = judge(record, steps=True).deals[0].steps
+    assert [s.event for s in steps if s.ignored] == list(range(4, 12))
+    assert all(s.table == () and s.tricks_won == (0, 1) and s.trick == 1 for s in steps[5:])
+    assert steps[-1].as_dict()["rule"] == ["R-11"] and steps[-1].note.startswith("ignored after the penalty")
+
+
+def test_a_hand_is_sorted_by_suit_then_rank_as_people_hold_it():
+    record = Record.from_dict(json.loads((RECORDS[0].parent / "revoke-with-hands.json").read_text())["record"])
+    hand = judge(record, steps=True).deals[0].steps[0].as_dict()["hands"][0]
+    suits = [c[1] for c in hand]
+    assert suits == sorted(suits, key="SHCD".index)
+    for suit in set(suits):
+        ranks = [c[0] for c in hand if c[1] == suit]
+        assert ranks == sorted(ranks, key="AKQJT98765432".index)
 
 
 def test_steps_are_kept_only_when_asked():
