@@ -58,6 +58,9 @@ def check():
     page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
                  deal_url=lambda i: url_for("pages_view.checkDeal", index=i))
     page["record_json"] = data if lazy else None  # the page sends it back to open a deal
+    if _with_hands(data):  # the page fetches perfect play for it (static/analysis.js)
+        page["analysis_url"] = url_for("analysis.createAnalysis")
+        page["analysis_record"] = None if lazy else data
     return render_template("verdict.html", **page)
 
 
@@ -84,6 +87,8 @@ def match_page(match_id: str):
     page = _page(full_record, None, full=view.full, live=view.match.status != "finished", match=view.as_dict(),
                  public=None if view.full else view.public(), steps=_replayed(full_record), deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
     page["etag"] = view.etag
+    if _with_hands(full_record):  # what a reader may see of it is the analysis endpoint's to say
+        page["analysis_url"] = url_for("analysis.getMatchAnalysis", match_id=match_id)
     response = Response(render_template("verdict.html", **page))
     response.headers["ETag"] = view.etag
     response.headers["Cache-Control"] = "no-cache"
@@ -159,7 +164,12 @@ def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: Steps
         else:
             deals.append(_deal_page(index, deal, shown_record, names, steps, public))
     return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live,
-            "match": match, "full": full, "errors": verdict["errors"], "lazy": lazy, "record_json": None}
+            "match": match, "full": full, "errors": verdict["errors"], "lazy": lazy, "record_json": None,
+            "analysis_url": None, "analysis_record": None}
+
+
+def _with_hands(record: dict) -> bool:
+    return any(isinstance(d, dict) and d.get("hands") for d in record.get("deals", []))
 
 
 def _shown(data: dict, verdict: dict | None, match: dict | None) -> tuple[dict, dict, list[str]]:

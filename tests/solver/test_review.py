@@ -39,7 +39,7 @@ def test_a_play_taken_back_at_once_is_no_move():
     assert review_deal(rec, 0, "tricks").costly == []
 
 
-def random_deal(seed: int, cards: int) -> Record:
+def random_deal(seed: int, cards: int) -> dict:
     """A seven-courts deal of random hands, `cards` cards played at random (legal ones)."""
     rng = random.Random(seed)
     hands = deal_hands(rng)
@@ -50,12 +50,12 @@ def random_deal(seed: int, cards: int) -> Record:
         card = rng.choice(deal.legal_plays())
         events.append({"seat": deal.to_play, "play": card.text})
         deal.push(Event(deal.to_play, PLAY, card))
-    return Record.from_dict({"preset": "seven-courts", "deals": [
-        {"dealer": 0, "trump": {"suit": "S"}, "hands": [[c.text for c in h] for h in hands], "events": events}]})
+    return {"preset": "seven-courts", "deals": [
+        {"dealer": 0, "trump": {"suit": "S"}, "hands": [[c.text for c in h] for h in hands], "events": events}]}
 
 
 def test_positions_past_the_limit_are_listed_the_late_ones_analysed():
-    rec = random_deal(5, 48)
+    rec = Record.from_dict(random_deal(5, 48))
     seen = []
     review = review_deal(rec, 0, "tricks", lambda: SearchLimit(nodes=1000), lambda done, total: seen.append((done, total)))
     assert review.perfect is None and review.unanalysed and review.unanalysed == sorted(review.unanalysed)
