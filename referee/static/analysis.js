@@ -3,13 +3,18 @@
 // there, best play after), and each costly play marked on its card with what it cost.
 // One position a request (POST /v1/analysis with the record, or the stored match's
 // GET .../analysis), one at a time: the position on screen first, then the deal from its
-// last position back (the late ones are quick), so results arrive as they are found.
+// last position back (the late ones are quick), so results arrive as they are found. A deal
+// is analysed whole once the reader steps through it (and the first deal, or the one in the
+// address, at once); once a position is past the search limit, the earlier (deeper) ones of
+// that deal are not asked for unless the reader goes to one.
 (function () {
   "use strict";
   var cache = {};      // fingerprint of a position -> {answer} or {limit} or {failed}
   var deals = {};      // deal index -> {stepper, positions}
   var queue = [];
   var running = false;
+  var followed = {};   // deal index -> true: analyse the whole deal
+  var first = null;    // the first deal of the page with positions
 
   function source() {
     var v = document.getElementById("verdict");
@@ -58,31 +63,51 @@
   function pump() {
     if (running) { return; }
     var p = queue.shift();
-    while (p && cache[p.key]) { p = queue.shift(); }
+    while (p && (cache[p.key] || tooDeep(p))) { p = queue.shift(); }
     if (!p) { refreshAll(); return; }
     running = true;
     request(p).then(function (found) {
       running = false;
       if (found.retry && (p.tries = (p.tries || 0) + 1) < 3) { queue.push(p); } else { cache[p.key] = found; }
       var d = deals[p.deal];
+      if (found.limit && d && !(d.deepFrom <= p.events)) { d.deepFrom = p.events; }
       if (d) { markCostly(d); markTable(d); status(d); if (d.stepper.cursor === p.cursor) { showValues(d.stepper); } }
       pump();
     });
   }
 
-  function want(p, first) {
+  // A position of the background queue before one already past the limit: not asked for.
+  function tooDeep(p) {
+    var d = deals[p.deal];
+    if (p.asked || !d || d.deepFrom === undefined || p.events >= d.deepFrom) { return false; }
+    cache[p.key] = {limit: true, skipped: true};
+    return true;
+  }
+
+  function want(p, now) {
+    if (now && cache[p.key] && cache[p.key].skipped) { delete cache[p.key]; }
     if (cache[p.key]) { return; }
-    if (first) { queue.unshift(p); } else { queue.push(p); }
+    if (now) { p.asked = true; queue.unshift(p); } else { queue.push(p); }
   }
 
   function register(stepper) {
     var d = deals[stepper.deal];
     if (d && d.stepper === stepper) { return d; }
-    d = deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper)};
-    if (!d.positions.length) { return d; }
-    d.positions.slice().reverse().forEach(function (p) { want(p, false); });
-    markCostly(d);
+    d = deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper), deepFrom: d && d.deepFrom};
+    if (d.positions.length && first === null) { first = stepper.deal; }
+    if (followed[stepper.deal]) { follow(d); }
     return d;
+  }
+
+  function follow(d) {
+    followed[d.stepper.deal] = true;
+    if (d.queued) { return; }
+    d.queued = true;
+    d.positions.slice().reverse().forEach(function (p) { want(p, false); });
+  }
+
+  function inAddress(deal) {
+    return new URLSearchParams(location.search).get("deal") === String(deal);
   }
 
   function at(d, cursor) {
@@ -149,14 +174,16 @@
 
   function status(d) {
     if (!d.positions.length) { return; }
+    var here = at(d, d.stepper.cursor), found = here && cache[here.key];
     var done = 0, deep = 0;
     d.positions.forEach(function (p) {
       var f = cache[p.key];
       if (f) { done++; if (f.limit) { deep++; } }
     });
-    var here = at(d, d.stepper.cursor), found = here && cache[here.key];
-    var text = done < d.positions.length ? "Analysing\u2026 " + done + " of " + d.positions.length + " positions. "
-                                          : "Perfect play analysed (" + d.positions.length + " positions). ";
+    var whole = followed[d.stepper.deal], busy = whole ? done < d.positions.length : here && !found;
+    var text = !whole ? "Perfect play: step through the deal to analyse all of it. "
+      : busy ? "Analysing\u2026 " + done + " of " + d.positions.length + " positions. "
+      : "Perfect play analysed (" + d.positions.length + " positions). ";
     if (here && !found) { text += "This position: analysing\u2026"; }
     else if (found && found.limit) { text += "This position is too deep to analyse within the search limit."; }
     else if (found && found.failed) { text += "This position cannot be analysed: " + found.failed; }
@@ -168,7 +195,7 @@
     if (deep) { text += " " + deep + " position(s) past the search limit."; }
     var el = statusEl(d.stepper);
     el.textContent = text;
-    el.classList.toggle("busy", done < d.positions.length);
+    el.classList.toggle("busy", !!busy);
   }
 
   function showValues(stepper) {
@@ -200,6 +227,7 @@
     if (!source()) { return; }
     var stepper = e.detail.stepper;
     var d = register(stepper);
+    if (e.detail.push || stepper.deal === first || inAddress(stepper.deal)) { follow(d); }
     var here = at(d, stepper.cursor);
     if (here) { want(here, true); }
     showValues(stepper);

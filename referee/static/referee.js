@@ -95,7 +95,7 @@
     mark.forEach(function (el) { el.classList.remove("current"); });
     var played = document.getElementById("deal-" + this.deal + "-event-" + step.event);
     if (played) { played.classList.add("current"); }
-    root.dispatchEvent(new CustomEvent("referee:step", {bubbles: true, detail: {stepper: this, step: step}}));
+    root.dispatchEvent(new CustomEvent("referee:step", {bubbles: true, detail: {stepper: this, step: step, push: !!push}}));
   };
 
   // The step bar: what the engine's replay holds at this event (nothing is counted here).

@@ -99,3 +99,22 @@ def test_a_position_past_the_search_limit_says_so(served, browser):
     assert "Step 0 of" in position(browser)
     assert "This position is too deep to analyse within the search limit." in status(browser)
     assert values(browser, record["deals"][0]["events"][0]["seat"]) == {}
+    # Once a position was past the limit, the deeper ones before it were not asked for
+    # (the first lead was, when the reader went to it).
+    asked = browser.execute_script(
+        "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/analysis')).length")
+    assert asked < 52
+
+
+def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, browser):
+    base, _ = served
+    record = dict(RECORD, deals=[RECORD["deals"][0], RECORD["deals"][0]])  # deal 1: a wrong dealer, still a deal
+    paste(browser, base, json.dumps(record))
+    wait_for(lambda: "Perfect play analysed (52 positions)" in status(browser), 60)
+    second = browser.find_element(By.CSS_SELECTOR, "#deal-1 .analysis-status")
+    assert second.text.startswith("Perfect play: step through the deal to analyse all of it.")
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-1 .mark.costly") == []
+    browser.find_element(By.CSS_SELECTOR, "#deal-1 .prev").click()
+    wait_for(lambda: "Perfect play analysed (52 positions)" in second.text, 60)
+    assert [m.find_element(By.XPATH, "..").get_attribute("id")
+            for m in browser.find_elements(By.CSS_SELECTOR, "#deal-1 .tricks .mark.costly")] == ["deal-1-event-4"]
