@@ -94,7 +94,7 @@ def text(task: Task, found: dict) -> str:
         out.append(f"  costly: deal {task.deal} trick {c['trick']}, seat {c['seat']} played {c['card']} "
                    f"(event {c['event']}): cost {c['cost']}")
     if "costly" in found and not found["costly"]:
-        out.append("  no costly play")
+        out.append("  no costly play" + (" among the plays analysed" if found["unanalysed"] or found["stopped"] else ""))
     if found.get("unanalysed"):
         out.append(f"  past the search limit, not analysed: events {', '.join(map(str, found['unanalysed']))}")
     if found.get("stopped"):
