@@ -176,3 +176,13 @@ def test_a_stored_deal_without_hands(client):
         {"dealer": 0, "trump": {"suit": "S"}, "events": [{"seat": 1, "play": "AH"}]}]}}, headers=auth(t["key"])).get_json()
     r = get(client, m["id"], "deal=0", t["key"])
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/record/deals/0/hands"
+
+
+def test_a_reveal_of_the_face_down_trump_is_a_move_with_its_value(client):
+    """Band Rang (mendikot, band, auto reveal): at trick 2's last card seat 0 holds no heart
+    and may show the face-down trump; the reveal is listed after the cards, with its value."""
+    golden = Path(__file__).parents[1] / "engine" / "records" / "band-auto-caller-plays-the-face-down-card.json"
+    rec = json.loads(golden.read_text())["record"]
+    a = post(client, {"record": rec, "deal": 0, "event": 7, "objective": "tricks"}).get_json()
+    assert a["to_play"] == 0 and a["cards"][-1]["card"] == "reveal"
+    assert a["value"] == max(c["value"] for c in a["cards"]) and a["value"] == 5
