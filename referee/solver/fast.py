@@ -18,6 +18,7 @@ import copy
 
 from ..engine.cards import DECK, SUITS
 from ..engine.deal import Deal
+from .dd import TrickSearch
 
 INF = 1 << 60
 TEN, ACE = 8, 12
@@ -68,6 +69,7 @@ class FastGame:
         self._groups: dict = {}
         self._codes: dict = {}
         self._tops: dict = {}
+        self.dd = TrickSearch(self)
 
     # -- the position ---------------------------------------------------------------
 
@@ -273,6 +275,13 @@ class FastGame:
     # -- the search -------------------------------------------------------------------
 
     def search(self, alpha: int, beta: int) -> int:
+        """The loaded position's value, fail-soft in (alpha, beta) (fail-hard when the
+        double-dummy core answers: tricks objective, tricks taken at once, trump known)."""
+        if self.simple and self.trump >= 0:
+            return self.dd.window(alpha, beta)
+        return self._search(alpha, beta)
+
+    def _search(self, alpha: int, beta: int) -> int:
         ctx = self.ctx
         ctx.nodes += 1
         if not ctx.nodes & 1023:
@@ -329,7 +338,7 @@ class FastGame:
                 self.trump = s
             if not k or (r > wr if s == wsu else s == self.trump and wsu != s):
                 self.win = (seat, s, r)
-            v = self._close(alpha, beta) if k == 3 else self.search(alpha, beta)
+            v = self._close(alpha, beta) if k == 3 else self._search(alpha, beta)
             self.win = win
             if sets:
                 self.trump = -1
@@ -376,7 +385,7 @@ class FastGame:
         self.left -= 1
         if self.simple:
             g = 1 if (ws & 1) == self.team else 0
-            v = g + (self.search(alpha - g, beta - g) if self.left else 0)
+            v = g + (self._search(alpha - g, beta - g) if self.left else 0)
         else:
             v = self._settle(table, ws, wsu, wr, alpha, beta)
         self.left += 1
@@ -411,7 +420,7 @@ class FastGame:
         elif tally.court_made:
             v = self._court_choice(alpha, beta)
         else:
-            v = g + self.search(alpha - g, beta - g)
+            v = g + self._search(alpha - g, beta - g)
         tally.restore(saved)
         if pile is not None:
             vars(pile).update(saved_pile)
@@ -425,5 +434,5 @@ class FastGame:
         court_team = tally.first_seven
         tally.begin_play_on()
         if court_team == self.team:
-            return stop if stop >= beta else max(stop, self.search(max(alpha, stop), beta))
-        return stop if stop <= alpha else min(stop, self.search(alpha, min(beta, stop)))
+            return stop if stop >= beta else max(stop, self._search(max(alpha, stop), beta))
+        return stop if stop <= alpha else min(stop, self._search(alpha, min(beta, stop)))

@@ -1,0 +1,273 @@
+"""The double-dummy core: objective `tricks`, tricks taken at once, the trump known.
+
+This is the bridge double-dummy question, and it is searched the way DDS searches it:
+"can the perspective team take at least t of the remaining tricks?" (a yes/no search;
+values come from a few such tests), with, at each trick's start:
+
+- quick tricks: the leader's side cashes its top cards (FastGame's count), and the top
+  trumps of whoever holds the highest one win a trick each;
+- a transposition table with *relevant ranks* (partition search, as DDS's winning ranks):
+  each answer records which cards it depended on (a trick won by rank over a card of its
+  suit, the cards of a quick trick), and holds for every position with the same suit
+  lengths per seat, the same leader and the same owners of those cards and every higher
+  remaining one, whatever the lower cards are;
+- the best lead found before tried first.
+
+The search walks FastGame's bit masks (`h`, `alive`, `table`, `win`, `leader`, `left`)
+and its move generation; the tests check every value against DDS and the engine.
+"""
+from __future__ import annotations
+
+# UP[s][r]: the bits of suit s's ranks r..12 in a 52-bit mask (suit s at bits 13s..13s+12)
+UP = [[((8191 >> r) << r) << (13 * s) for r in range(13)] for s in range(4)]
+# One card of seat*4+suit in the packed suit lengths (4 bits each).
+ONE = [1 << (4 * i) for i in range(16)]
+BUCKET = 8  # table entries kept per (leader, suit lengths) and kind of bound
+
+
+class TrickSearch:
+    """One solve's yes/no double-dummy search over `game`'s position (a FastGame)."""
+
+    def __init__(self, game):
+        self.g = game
+        self.ctx = game.ctx
+        self.team = game.team
+        self.buckets: dict = {}
+        self.hints: dict = {}
+        self._codes: dict = {}
+        self._tops: dict = {}
+        self.lens = 0
+
+    # -- values from yes/no tests -------------------------------------------------------
+
+    def window(self, alpha: int, beta: int) -> int:
+        """The value clipped to [alpha, beta] (fail-hard), for the alpha-beta callers."""
+        self.lens = sum(self.g.h[i].bit_count() << (4 * i) for i in range(16))
+        if beta <= alpha + 1:
+            return beta if self.test(beta) else beta - 1
+        if not self.test(alpha + 1):
+            return alpha
+        if self.test(beta):
+            return beta
+        lo, hi = alpha + 1, beta - 1  # test(lo) holds, test(hi + 1) does not
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.test(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def test(self, t: int) -> bool:
+        """Can the perspective team take at least `t` tricks from here (this one included)?"""
+        if self.g.table:
+            return self._card(t)[0]
+        return self._start(t)[0]
+
+    # -- a trick's start ----------------------------------------------------------------
+
+    def _start(self, t: int):
+        g = self.g
+        left = g.left
+        if t <= 0:
+            return True, 0
+        if t > left:
+            return False, 0
+        if left == 1:
+            return self._last(t)
+        team = self.team
+        sure, rels = self._sure(g.leader)
+        if sure[team] >= t:
+            return True, rels[team]
+        if left - sure[1 - team] < t:
+            return False, rels[1 - team]
+        leader = g.leader
+        h = g.h
+        code = self._code
+        codes = (code(h[0], h[4], h[8], h[12]), code(h[1], h[5], h[9], h[13]),
+                 code(h[2], h[6], h[10], h[14]), code(h[3], h[7], h[11], h[15]))
+        key = (leader, self.lens, g.trump)
+        bucket = self.buckets.get(key)
+        if bucket is not None:
+            found = self._lookup(bucket, codes, t)
+            if found is not None:
+                return found
+        ok, rel = self._card(t, (leader,) + codes)
+        self._store(key, codes, ok, t, rel)
+        return ok, rel
+
+    def _sure(self, leader: int):
+        """Tricks each side is sure of, and the cards that make them: the leader's quick
+        tricks (FastGame._quick's count, card by card), and the top trumps of whoever holds
+        the highest one (each wins a trick of its own, whenever it is played)."""
+        g = self.g
+        h, alive, b, tr = g.h, g.alive, leader * 4, g.trump
+        o1, o2, p = ((leader + 1) & 3) * 4, ((leader + 3) & 3) * 4, ((leader + 2) & 3) * 4
+        ruff, partner_ruffs = h[o1 + tr] | h[o2 + tr], h[p + tr]
+        q = rel = 0
+        top_run, top_mask = g._top_run, self._top_mask
+        for s in range(4):
+            m = h[b + s]
+            if m:
+                n = top_run(m, alive[s])
+                if n and s != tr:
+                    if ruff:
+                        n = min(n, h[o1 + s].bit_count(), h[o2 + s].bit_count())
+                    if partner_ruffs:
+                        n = min(n, h[p + s].bit_count())
+                if n:
+                    q += n
+                    rel |= top_mask(s, alive[s], n)
+        sure, rels = [0, 0], [0, 0]
+        sure[leader & 1], rels[leader & 1] = q, rel
+        at = alive[tr]
+        if at:
+            top = 1 << (at.bit_length() - 1)
+            holder = 0 if h[tr] & top else 1 if h[4 + tr] & top else 2 if h[8 + tr] & top else 3
+            n = top_run(h[holder * 4 + tr], at)
+            if n > sure[holder & 1]:
+                sure[holder & 1], rels[holder & 1] = n, top_mask(tr, at, n)
+        return sure, rels
+
+    def _top_mask(self, s: int, alive: int, n: int) -> int:
+        """The suit's n highest remaining cards and every rank above (as UP masks)."""
+        key = (s, alive, n)
+        m = self._tops.get(key)
+        if m is None:
+            x = alive
+            for _ in range(n - 1):
+                x ^= 1 << (x.bit_length() - 1)
+            m = self._tops[key] = UP[s][x.bit_length() - 1] if n else 0
+        return m
+
+    def _code(self, m0: int, m1: int, m2: int, m3: int) -> int:
+        """The owners of a suit's remaining cards, high to low, one octal digit each after a
+        leading 1: the same for positions that differ only in cards already played."""
+        key = (m0, m1, m2, m3)
+        c = self._codes.get(key)
+        if c is None:
+            c, every = 1, m0 | m1 | m2 | m3
+            for r in range(12, -1, -1):
+                b = 1 << r
+                if every & b:
+                    c = c * 8 + (0 if m0 & b else 1 if m1 & b else 2 if m2 & b else 3)
+            self._codes[key] = c
+        return c
+
+    def _last(self, t: int):
+        """One card each: the trick decides."""
+        g = self.g
+        h, leader, tr = g.h, g.leader, g.trump
+        cards = []
+        for k in range(4):
+            b = ((leader + k) & 3) * 4
+            s = 0 if h[b] else 1 if h[b + 1] else 2 if h[b + 2] else 3
+            cards.append((s, h[b + s].bit_length() - 1))
+        ws, (wsu, wr) = 0, cards[0]
+        for k in (1, 2, 3):
+            s, r = cards[k]
+            if (s == wsu and r > wr) or (s == tr and wsu != tr):
+                ws, wsu, wr = k, s, r
+        rel = UP[wsu][wr] if any(s == wsu for k, (s, _) in enumerate(cards) if k != ws) else 0
+        return (((leader + ws) & 1) == self.team) == (t <= 1), rel
+
+    # -- the table ----------------------------------------------------------------------
+
+    def _lookup(self, bucket, codes, t):
+        c0, c1, c2, c3 = codes
+        for e in bucket[0]:  # lower bounds: the team takes at least e[8]
+            if e[8] >= t and c0 >> e[0] == e[1] and c1 >> e[2] == e[3] and c2 >> e[4] == e[5] \
+                    and c3 >> e[6] == e[7]:
+                return True, self._rel(e)
+        for e in bucket[1]:  # upper bounds: the team takes fewer than e[8]
+            if e[8] <= t and c0 >> e[0] == e[1] and c1 >> e[2] == e[3] and c2 >> e[4] == e[5] \
+                    and c3 >> e[6] == e[7]:
+                return False, self._rel(e)
+        return None
+
+    def _rel(self, e) -> int:
+        alive, top = self.g.alive, self._top_mask
+        return top(0, alive[0], e[9]) | top(1, alive[1], e[10]) | top(2, alive[2], e[11]) | top(3, alive[3], e[12])
+
+    def _store(self, key, codes, ok: bool, t: int, rel: int) -> None:
+        alive = self.g.alive
+        shifts, counts = [], []
+        for s in range(4):
+            a = alive[s]
+            n = (a & (rel >> (13 * s))).bit_count()
+            sh = 3 * (a.bit_count() - n)
+            shifts += (sh, codes[s] >> sh)
+            counts.append(n)
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) > 1_000_000:
+                self.buckets.clear()
+            bucket = self.buckets[key] = ([], [])
+        kept = bucket[0 if ok else 1]
+        if len(kept) >= BUCKET:
+            del kept[0]
+        kept.append((*shifts, t, *counts))
+
+    # -- a card ---------------------------------------------------------------------------
+
+    def _card(self, t: int, exact=None):
+        """A seat plays each worthwhile card in turn: a yes for the team (any card) or a no
+        (every card), and the cards the answer depended on."""
+        g, ctx = self.g, self.ctx
+        ctx.nodes += 1
+        if not ctx.nodes & 1023:
+            ctx.limit.check(ctx.nodes)
+        table, h, tr = g.table, g.h, g.trump
+        k = len(table)
+        seat = (g.leader + k) & 3
+        mine = (seat & 1) == self.team
+        win = g.win
+        order = g._moves(seat, k)
+        if k:
+            ws, wsu, wr = win
+        elif exact is not None:
+            hint = self.hints.get(exact)
+            if hint is not None and hint in order:
+                order.remove(hint)
+                order.insert(0, hint)
+        rel = 0
+        for move in order:
+            s, r = move
+            bit, i = 1 << r, seat * 4 + s
+            h[i] ^= bit
+            self.lens -= ONE[i]
+            table.append((seat, s, r))
+            if not k or (r > wr if s == wsu else s == tr and wsu != s):
+                g.win = (seat, s, r)
+            ok, sub = self._close(t) if k == 3 else self._card(t)
+            g.win = win
+            table.pop()
+            h[i] ^= bit
+            self.lens += ONE[i]
+            if ok == mine:
+                if exact is not None:
+                    self.hints[exact] = move
+                return ok, sub
+            rel |= sub
+        return not mine, rel
+
+    def _close(self, t: int):
+        """The fourth card is down: the trick's winner leads the next; a win by rank makes
+        the winning card (and every higher one) relevant."""
+        g = self.g
+        table, alive = g.table, g.alive
+        ws, wsu, wr = g.win
+        add = 0
+        for seat, s, r in table:
+            alive[s] ^= 1 << r
+            if s == wsu and seat != ws:
+                add = UP[wsu][wr]
+        leader = g.leader
+        g.leader, g.table = ws, []
+        g.left -= 1
+        ok, sub = self._start(t - ((ws & 1) == self.team))
+        g.left += 1
+        g.leader, g.table = leader, table
+        for _, s, r in table:
+            alive[s] ^= 1 << r
+        return ok, sub | add
