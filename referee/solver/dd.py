@@ -22,7 +22,7 @@ from __future__ import annotations
 UP = [[((8191 >> r) << r) << (13 * s) for r in range(13)] for s in range(4)]
 # One card of seat*4+suit in the packed suit lengths (4 bits each).
 ONE = [1 << (4 * i) for i in range(16)]
-BUCKET = 8  # table entries kept per (leader, suit lengths) and kind of bound
+BUCKET = 16  # table entries kept per (leader, suit lengths) and kind of bound
 
 
 class TrickSearch:
@@ -57,6 +57,39 @@ class TrickSearch:
             else:
                 hi = mid - 1
         return lo
+
+    def estimate(self) -> int:
+        """A first guess for the null-window tests: the team's tricks when every seat plays
+        the card the move ordering puts first (the position is left as it was)."""
+        g = self.g
+        h, tr, team = g.h, g.trump, self.team
+        saved = (g.leader, g.table, g.win, g.left, list(g.alive))
+        g.table = list(g.table)
+        taken, played = 0, []
+        while g.left:
+            k = len(g.table)
+            seat = (g.leader + k) & 3
+            s, r = g._moves(seat, k)[0]
+            h[seat * 4 + s] ^= 1 << r
+            played.append((seat * 4 + s, 1 << r))
+            g.table.append((seat, s, r))
+            if k:
+                ws, wsu, wr = g.win
+                if r > wr if s == wsu else s == tr and wsu != s:
+                    g.win = (seat, s, r)
+            else:
+                g.win = (seat, s, r)
+            if k == 3:
+                ws = g.win[0]
+                for _, s, r in g.table:
+                    g.alive[s] ^= 1 << r
+                taken += (ws & 1) == team
+                g.leader, g.table, g.left = ws, [], g.left - 1
+        g.leader, g.table, g.win, g.left, alive = saved
+        g.alive[:] = alive
+        for i, bit in played:
+            h[i] ^= bit
+        return taken
 
     def test(self, t: int) -> bool:
         """Can the perspective team take at least `t` tricks from here (this one included)?"""
@@ -98,13 +131,44 @@ class TrickSearch:
 
     def _sure(self, leader: int):
         """Tricks each side is sure of, and the cards that make them: the leader's quick
-        tricks (FastGame._quick's count, card by card), and the top trumps of whoever holds
-        the highest one (each wins a trick of its own, whenever it is played)."""
+        tricks (its own, or its own and then the partner's after a lead to the partner's
+        top card), and the top trumps of whoever holds the highest one (each wins a trick
+        of its own, whenever it is played)."""
         g = self.g
-        h, alive, b, tr = g.h, g.alive, leader * 4, g.trump
-        o1, o2, p = ((leader + 1) & 3) * 4, ((leader + 3) & 3) * 4, ((leader + 2) & 3) * 4
-        ruff, partner_ruffs = h[o1 + tr] | h[o2 + tr], h[p + tr]
+        h, alive, tr = g.h, g.alive, g.trump
+        q, rel, _ = self._cash(leader, False)
+        partner = (leader + 2) & 3
+        b, pb = leader * 4, partner * 4
+        # a lead to the partner's top card, after the leader's own (the partner following)
+        entries = [s for s in range(4) if h[b + s] and h[pb + s] >> (alive[s].bit_length() - 1)]
+        if entries:
+            more, more_rel, counts = self._cash(partner, False)
+            if any(counts[s] for s in entries):
+                own, own_rel, _ = self._cash(leader, True)
+                if own + more > q:
+                    q, rel = own + more, own_rel | more_rel
+        sure, rels = [0, 0], [0, 0]
+        sure[leader & 1], rels[leader & 1] = q, rel
+        at = alive[tr]
+        if at:
+            top = 1 << (at.bit_length() - 1)
+            holder = 0 if h[tr] & top else 1 if h[4 + tr] & top else 2 if h[8 + tr] & top else 3
+            n = g._top_run(h[holder * 4 + tr], at)
+            if n > sure[holder & 1]:
+                sure[holder & 1], rels[holder & 1] = n, self._top_mask(tr, at, n)
+        return sure, rels
+
+    def _cash(self, seat: int, follows: bool):
+        """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
+        suits first, as many as the opponents follow to when they hold a trump, and as many
+        as the partner follows to when the partner holds one (never forced to trump; with
+        `follows`, in every suit: the partner never discards). Then the top trumps."""
+        g = self.g
+        h, alive, b, tr = g.h, g.alive, seat * 4, g.trump
+        o1, o2, p = ((seat + 1) & 3) * 4, ((seat + 3) & 3) * 4, ((seat + 2) & 3) * 4
+        ruff, partner_ruffs = h[o1 + tr] | h[o2 + tr], follows or h[p + tr]
         q = rel = 0
+        counts = [0, 0, 0, 0]
         top_run, top_mask = g._top_run, self._top_mask
         for s in range(4):
             m = h[b + s]
@@ -113,21 +177,13 @@ class TrickSearch:
                 if n and s != tr:
                     if ruff:
                         n = min(n, h[o1 + s].bit_count(), h[o2 + s].bit_count())
-                    if partner_ruffs:
-                        n = min(n, h[p + s].bit_count())
+                if n and partner_ruffs and (s != tr or follows):
+                    n = min(n, h[p + s].bit_count())
                 if n:
                     q += n
+                    counts[s] = n
                     rel |= top_mask(s, alive[s], n)
-        sure, rels = [0, 0], [0, 0]
-        sure[leader & 1], rels[leader & 1] = q, rel
-        at = alive[tr]
-        if at:
-            top = 1 << (at.bit_length() - 1)
-            holder = 0 if h[tr] & top else 1 if h[4 + tr] & top else 2 if h[8 + tr] & top else 3
-            n = top_run(h[holder * 4 + tr], at)
-            if n > sure[holder & 1]:
-                sure[holder & 1], rels[holder & 1] = n, top_mask(tr, at, n)
-        return sure, rels
+        return q, rel, counts
 
     def _top_mask(self, s: int, alive: int, n: int) -> int:
         """The suit's n highest remaining cards and every rank above (as UP masks)."""

@@ -96,6 +96,7 @@ class FastGame:
         self.pile_tens = deal._pile_tens
         self.tally = _Tally(deal)
         self.simple = self.tricks and self.pile is None
+        self.double_dummy = self.simple and self.trump >= 0
         self.win = self._winning() if table else None
 
     def _suit_code(self, m):
@@ -277,7 +278,7 @@ class FastGame:
     def search(self, alpha: int, beta: int) -> int:
         """The loaded position's value, fail-soft in (alpha, beta) (fail-hard when the
         double-dummy core answers: tricks objective, tricks taken at once, trump known)."""
-        if self.simple and self.trump >= 0:
+        if self.double_dummy:
             return self.dd.window(alpha, beta)
         return self._search(alpha, beta)
 

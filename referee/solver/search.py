@@ -133,6 +133,8 @@ class Context:
         if not deal.is_over and self.fits_fast(deal):
             self.fast.load(deal)  # once for all the null-window tests
             run = self.fast.search
+            if guess is None and self.fast.double_dummy:
+                g = self.fast.dd.estimate()
         else:
             def run(alpha, beta):
                 return self.search(deal, alpha, beta)
