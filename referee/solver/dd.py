@@ -108,12 +108,9 @@ class TrickSearch:
             return False, 0
         if left == 1:
             return self._last(t)
-        team = self.team
-        sure, rels = self._sure(g.leader)
-        if sure[team] >= t:
-            return True, rels[team]
-        if left - sure[1 - team] < t:
-            return False, rels[1 - team]
+        sure = self._sure(g.leader, t)
+        if sure is not None:
+            return sure
         leader = g.leader
         h = g.h
         code = self._code
@@ -129,14 +126,24 @@ class TrickSearch:
         self._store(key, codes, ok, t, rel)
         return ok, rel
 
-    def _sure(self, leader: int):
-        """Tricks each side is sure of, and the cards that make them: the leader's quick
-        tricks (its own, or its own and then the partner's after a lead to the partner's
-        top card), and the top trumps of whoever holds the highest one (each wins a trick
-        of its own, whenever it is played)."""
+    def _sure(self, leader: int, t: int):
+        """The answer when sure tricks decide it, with the cards that make them: the top
+        trumps of whoever holds the highest one (each wins a trick of its own, whenever it
+        is played), the leader's quick tricks, its own and then the partner's after a lead
+        to the partner's top card. None when they do not decide."""
         g = self.g
-        h, alive, tr = g.h, g.alive, g.trump
+        h, alive, tr, team, left = g.h, g.alive, g.trump, self.team, g.left
+        at = alive[tr]
+        if at:
+            top = 1 << (at.bit_length() - 1)
+            holder = 0 if h[tr] & top else 1 if h[4 + tr] & top else 2 if h[8 + tr] & top else 3
+            n = g._top_run(h[holder * 4 + tr], at)
+            if (n >= t) if (holder & 1) == team else (left - n < t):
+                return (holder & 1) == team, self._top_mask(tr, at, n)
+        ours = (leader & 1) == team
         q, rel, _ = self._cash(leader, False)
+        if (q >= t) if ours else (left - q < t):
+            return ours, rel
         partner = (leader + 2) & 3
         b, pb = leader * 4, partner * 4
         # a lead to the partner's top card, after the leader's own (the partner following)
@@ -145,18 +152,10 @@ class TrickSearch:
             more, more_rel, counts = self._cash(partner, False)
             if any(counts[s] for s in entries):
                 own, own_rel, _ = self._cash(leader, True)
-                if own + more > q:
-                    q, rel = own + more, own_rel | more_rel
-        sure, rels = [0, 0], [0, 0]
-        sure[leader & 1], rels[leader & 1] = q, rel
-        at = alive[tr]
-        if at:
-            top = 1 << (at.bit_length() - 1)
-            holder = 0 if h[tr] & top else 1 if h[4 + tr] & top else 2 if h[8 + tr] & top else 3
-            n = g._top_run(h[holder * 4 + tr], at)
-            if n > sure[holder & 1]:
-                sure[holder & 1], rels[holder & 1] = n, self._top_mask(tr, at, n)
-        return sure, rels
+                q = own + more
+                if (q >= t) if ours else (left - q < t):
+                    return ours, own_rel | more_rel
+        return None
 
     def _cash(self, seat: int, follows: bool):
         """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
