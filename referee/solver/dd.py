@@ -36,6 +36,7 @@ class TrickSearch:
         self.hints: dict = {}
         self._codes: dict = {}
         self._tops: dict = {}
+        self._follows: dict = {}
         self.lens = 0
 
     # -- values from yes/no tests -------------------------------------------------------
@@ -277,11 +278,21 @@ class TrickSearch:
         seat = (g.leader + k) & 3
         mine = (seat & 1) == self.team
         win = g.win
-        order = g._moves(seat, k)
         if k:
             ws, wsu, wr = win
-        elif exact is not None:
-            hint = self.hints.get(exact)
+            led = table[0][1]
+            m = h[seat * 4 + led]
+            if m:  # following suit: the moves by the suit and the card to beat, remembered
+                a = g.alive[led]
+                fkey = (m, a, led, -1 if wsu != led or not (ws ^ seat) & 1 else wr)
+                order = self._follows.get(fkey)
+                if order is None:
+                    order = self._follows[fkey] = g._moves(seat, k)
+            else:
+                order = g._moves(seat, k)
+        else:
+            order = self._leads(seat)
+            hint = None if exact is None else self.hints.get(exact)
             if hint is not None and hint in order:
                 order.remove(hint)
                 order.insert(0, hint)
@@ -305,6 +316,44 @@ class TrickSearch:
                 return ok, sub
             rel |= sub
         return not mine, rel
+
+    def _leads(self, seat: int):
+        """The leads worth trying (one per run of touching cards), likely best first: a
+        suit the partner can take or ruff, then the leader's winners, then the rest; a
+        suit an opponent ruffs last."""
+        g = self.g
+        h, alive, tr, group = g.h, g.alive, g.trump, g._group
+        b = seat * 4
+        lho, pb, rho = ((seat + 1) & 3) * 4, ((seat + 2) & 3) * 4, ((seat + 3) & 3) * 4
+        scored = []
+        for s in range(4):
+            m = h[b + s]
+            if not m:
+                continue
+            a = alive[s]
+            runs = group(m, a)
+            top = a.bit_length() - 1
+            w = 0
+            if s != tr:
+                lv, rv = not h[lho + s], not h[rho + s]
+                if (lv and h[lho + tr]) or (rv and h[rho + tr]):
+                    w -= 4  # an opponent ruffs
+                if not h[pb + s] and h[pb + tr]:
+                    w += 3  # the partner ruffs
+            if h[pb + s] >> top:
+                w += 5  # the partner's top card: lead low to it
+                first = runs[0][0]
+            elif m >> top:
+                w += 4  # the leader's own winner
+                first = runs[-1][0]
+            else:
+                first = runs[0][0]
+            scored.append((-w, s, first))
+            for lo, _ in runs:
+                if lo != first:
+                    scored.append((10 - w, s, lo))
+        scored.sort()
+        return [(s, r) for _, s, r in scored]
 
     def _close(self, t: int):
         """The fourth card is down: the trick's winner leads the next; a win by rank makes
