@@ -256,7 +256,8 @@ def _trump(c: _Check, data: Any, pointer: str) -> dict | None:
 
 # -- events ---------------------------------------------------------------------------------
 
-EVENT_FIELDS = ("seat", "play", "face_down", "reveal", "take_back")
+EVENT_FIELDS = ("seat", "play", "face_down", "reveal", "take_back", "claim", "accept", "dispute")
+ACTIONS = ("play", "reveal", "take_back", "claim", "accept", "dispute")
 
 
 def check_events(data: Any, pointer: str = "/events") -> list:
@@ -307,14 +308,20 @@ def _event(c: _Check, data: Any, pointer: str) -> dict:
     c.required_seat(data, "seat", pointer, out)
     if "play" in data:
         out["play"] = c.card(data["play"], f"{pointer}/play")
-    for flag in ("face_down", "reveal", "take_back"):
+    if "claim" in data:
+        n = whole(data["claim"])
+        if n is None or not 0 <= n <= 13:
+            c.fail(f"{pointer}/claim", f"must be a whole number 0..13 (the tricks claimed); got {shown(data['claim'])}")
+        else:
+            out["claim"] = n
+    for flag in ("face_down", "reveal", "take_back", "accept", "dispute"):
         if flag in data and c.boolean(data[flag], f"{pointer}/{flag}") is not None:
             out[flag] = data[flag]
             if flag != "face_down" and data[flag] is False:
                 c.fail(f"{pointer}/{flag}", "must be true when given")
-    actions = [k for k in ("play", "reveal", "take_back") if k in data]
+    actions = [k for k in ACTIONS if k in data]
     if len(actions) != 1:
-        c.fail(pointer, "an event has exactly one of play, reveal, take_back")
+        c.fail(pointer, "an event has exactly one of " + ", ".join(ACTIONS))
     if "face_down" in data and "play" not in data:
         c.fail(f"{pointer}/face_down", "face_down goes with a play")
     return out

@@ -28,6 +28,12 @@ def is_over(deal_verdict: dict) -> bool:
     return deal_verdict["status"] in OVER
 
 
+def is_faced(deal_verdict: dict) -> bool:
+    """Over, or claimed: at a claim every hand is faced and the trump shown (R-33), so the
+    table has seen the whole deal."""
+    return deal_verdict["status"] in OVER or deal_verdict.get("claim") is not None
+
+
 def _shown_face_down(events: list[dict], trump: dict) -> bool:
     """The hidden card "shown" by being played face down (R-13): the engine counts it as shown,
     but the table never saw it, so for the table the trump is still hidden."""
@@ -188,7 +194,7 @@ class PublicView:
                 now = (now_record["deals"][i], now_verdict["deals"][i])
             else:  # a deal the current revision no longer has: seen as this revision saw it
                 now = (record["deals"][i], deal)
-            if not is_over(now[1]):
+            if not is_faced(now[1]):
                 self.tables[i] = Table(*now)
 
     def hidden(self, index: int) -> bool:

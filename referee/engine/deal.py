@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 
+from .claims import CLAIM_KINDS, ClaimRules
 from .cards import DECK, SUIT_CARDS, SUIT_NAMES, Card, caller_of, partner, team_of
 from .collection import make_collection
 from .errors import RecordError
@@ -16,7 +17,7 @@ from .trump import Trump
 from .violations import Claim, Violation
 
 
-class Deal(HiddenTrumpRules):
+class Deal(HiddenTrumpRules, ClaimRules):
     """Replays one deal event by event (like python-chess's Board for one game).
 
     `push(event)` applies an event or raises RecordError (an impossible record);
@@ -204,7 +205,9 @@ class Deal(HiddenTrumpRules):
     @property
     def to_play(self) -> int | None:
         k = self.position
-        return None if k == 4 or self.is_over else (self.leader + k) % 4
+        if k == 4 or self.is_over or self.claimed is not None and not self._settling:
+            return None  # a claim waits for its answer, then for the referee (R-33)
+        return (self.leader + k) % 4
 
     @property
     def led(self) -> str | None:
@@ -262,10 +265,14 @@ class Deal(HiddenTrumpRules):
         self.n_events = i + 1
         if self.ended or self.court_made or self.redeal:
             self._after_end(event, i)
-        if kind == PLAY:
+        if self.claimed is not None and not self._settling:
+            self._after_claim(event, i)
+        elif kind == PLAY:
             self._play(event, i)
         elif kind == REVEAL:
             self._reveal(event, i)
+        elif kind in CLAIM_KINDS:
+            self._claim_event(event, i)
         else:
             self._take_back(event, i)
 
@@ -289,7 +296,7 @@ class Deal(HiddenTrumpRules):
                     self.n_events = n
                     close(n - 1)
                     k, slots, leader, led = 0, self.slots, self.leader, None
-                    quiet = not (self.ended or self.court_made)
+                    quiet = not (self.ended or self.court_made or self.claimed)
                     trump_suit = self.trump.suit
                 hand = held[seat & 3]  # a seat out of range fails the turn test below, not here
                 if (quiet and kind is play and not face_down and seat == (leader + k) & 3
@@ -318,7 +325,7 @@ class Deal(HiddenTrumpRules):
 
     def _quiet(self) -> bool:
         """No pending judgement in this trick: the next plain play may take the fast path."""
-        return not (self.first_back is not None or self.ended or self.court_made or self.redeal
+        return not (self.first_back is not None or self.ended or self.court_made or self.redeal or self.claimed
                     or self.lead_must_trump or self.asker is not None or self.must_trump is not None)
 
     def _after_end(self, event: Event, i: int) -> None:

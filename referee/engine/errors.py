@@ -46,6 +46,8 @@ ERROR_RULES = {
     "bad_reveal": ["trump.hidden.lead", "R-13"], "bad_face_down": ["trump.hidden.face-down", "R-13"],
     "bad_trump": ["record.trump"], "illegal_play": ["R-3"], "unfinished_deal_not_last": ["record.deals"],
     "bad_bid": ["record.bid"],
+    "claim_without_hands": ["R-33"], "bad_claim": ["R-33"], "bad_answer": ["R-33"], "play_after_claim": ["R-33"],
+    "claim_unsettled": ["R-34"],
 }
 
 

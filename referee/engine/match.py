@@ -9,6 +9,7 @@ from .errors import ERROR_RULES, RecordError
 from .options import Options, resolve
 from .record import TAKE_BACK, DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
+from .settlement import current as current_settler
 from .steps import Recorder, Step, dealt_error_step
 from .trick import Trick
 from .violations import Violation
@@ -111,11 +112,32 @@ def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = No
             steps.clear()
             recorder = Recorder(deal, steps)
             recorder.push_all(rec.events[:error.event])
+    if error is None and deal.awaiting_settlement:
+        error = _settle(deal, recorder)
     if close and (error is None or deal.is_complete):
         deal.finish()
     if recorder is not None:
         recorder.stop(error)
     return deal, error
+
+
+def _settle(deal: Deal, recorder: Recorder | None) -> RecordError | None:
+    """R-34: the answered claim is settled by perfect play and the deal finished along the
+    referee's line. A deal an illegal play already decides (R-1) is not settled."""
+    deal.finish()
+    if deal.penalty() is not None:
+        return None
+    settler = current_settler()
+    try:
+        if settler is None:
+            raise RecordError("claim_unsettled", "claims are settled by perfect play, which is not loaded here",
+                              deal.claimed.event)
+        line = settler.settle(deal)
+    except RecordError as exc:
+        return exc
+    deal.play_line(line.events, None if recorder is None else lambda evs: recorder.push_all(evs, referee=True))
+    deal.claimed.settled = line.claim
+    return None
 
 
 def deal_steps(options: Options, rec: DealRecord) -> list[Step]:
@@ -150,12 +172,14 @@ class DealVerdict:
     """The judgement of one deal. Scores are settled when it is made; `as_dict()`
     renders the deal's docs/records.md form (tricks, violations) only when asked."""
 
-    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule", "steps")
+    __slots__ = ("dealer", "deal", "status", "penalty", "result", "next_dealer", "next_dealer_rule", "steps",
+                 "at_close")
 
     def __init__(self, dealer: int, deal: Deal | None, status: str, penalty: Violation | None = None,
                  result: Result | None = None, next_dealer: int | None = None,
                  next_dealer_rule: list[str] | None = None):
         self.steps: list[Step] | None = None  # the state after each event, when the judge was asked to keep it
+        self.at_close: dict | None = None     # R-32 under abandoned_deal perfect_play: how the bell ended it
         self.dealer = dealer
         self.deal = deal
         self.status = status
@@ -212,6 +236,10 @@ class DealVerdict:
             report["unproven"] = [u for u in deal.unproven() if penalty is None or u["trick"] <= penalty.trick]
         if penalty is not None:
             report["ignored_events"] = deal.ignored_events(penalty)
+        if deal.claimed is not None:
+            report["claim"] = deal.claimed.as_dict()
+        if self.at_close is not None:
+            report["at_close"] = self.at_close
         return report
 
 
@@ -282,18 +310,44 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
         expected = report.next_dealer
         last = deal
     if record.closed:
-        _close(match, deals)
+        _close(match, deals, last)
     # R-29: a last deal that finished before its error still leads to the next deal
     stopped = bool(deals) and deals[-1].status == "invalid"
     return Verdict(errors, deals, match.as_dict(), None if stopped else _next(match, deals, last, expected))
 
 
-def _close(match: Match, deals: list[DealVerdict]) -> None:
-    """R-26, R-32: a closed session ends after its last finished deal; an unfinished one is abandoned."""
+def _close(match: Match, deals: list[DealVerdict], last: Deal | None) -> None:
+    """R-26, R-32: a closed session ends after its last finished deal; an unfinished one is
+    abandoned, or under `abandoned_deal: perfect_play` finished by perfect play and scored."""
     abandoned = bool(deals) and deals[-1].status == "in_progress"
+    if abandoned and match.options.abandoned_deal == "perfect_play":
+        abandoned = not _finish_at_close(match, deals, last)
     if abandoned:
         deals[-1].status = "abandoned"
     match.close(abandoned)
+
+
+def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+    """Play the unfinished last deal to its end by perfect play and score it (R-32); False
+    when it cannot be (no hands, an illegal play on the table, past the search limit)."""
+    settler = current_settler()
+    line = settler.finish(deal) if settler is not None else "no_solver"
+    steps = deals[-1].steps
+    if isinstance(line, str):
+        deals[-1].at_close = {"perfect_play": False, "reason": line, "line": [], "rule": ["R-32"]}
+        return False
+    start = deal.n_events
+    recorder = None if steps is None else Recorder(deal, steps, dealt=False)
+    deal.play_line(line.events, None if recorder is None else lambda evs: recorder.push_all(evs, referee=True))
+    if recorder is not None:
+        recorder.stop(None)
+    verdict = _deal_verdict(match, deal, None)
+    verdict.steps = steps
+    verdict.at_close = {"perfect_play": True, "reason": None, "event": start,
+                        "line": [{"seat": e.seat, "card": e.card.text} for e in line.events],
+                        "rule": ["R-32", "perfect.play"]}
+    deals[-1] = verdict
+    return True
 
 
 def adjudicate(record: Record) -> dict[str, Any]:
@@ -337,6 +391,8 @@ def _next(match: Match, deals: list[DealVerdict], last: Deal | None, expected: i
 
 
 def _next_in_deal(index: int, deal: Deal) -> dict:
+    if deal.awaiting_answer:
+        return _next_answer(index, deal)
     legal = deal.legal_plays()
     data = {
         "deal": index, "dealer": deal.dealer, "caller": deal.caller, "trick": deal.number,
@@ -351,6 +407,15 @@ def _next_in_deal(index: int, deal: Deal) -> dict:
     if deal.options.collection == "pile":
         data["collector"] = deal.collection.collector(deal.number)
     return data
+
+
+def _next_answer(index: int, deal: Deal) -> dict:
+    """R-33: the deal waits for the other team's answer to a claim."""
+    claim = deal.claimed
+    return {"deal": index, "dealer": deal.dealer, "caller": deal.caller, "trick": deal.number,
+            "to_play": None, "legal": None, "reveal": False, "face_down": False, "trump_hidden": False,
+            "pile": deal.collection.pile, "claim": {"seat": claim.seat, "tricks": claim.tricks, "event": claim.event,
+                                                    "answer_from": claim.answer_from, "rule": ["R-33"]}}
 
 
 def adjudicate_dict(data: Any) -> dict[str, Any]:

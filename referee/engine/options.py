@@ -101,8 +101,6 @@ CHOICES = {
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
     "pile_after_collect": PILE_AFTER_COLLECT, "dealer_rule": DEALER_RULES, "abandoned_deal": ABANDONED_DEAL,
 }
-# Values the rulebook names that need a part of the referee not built yet.
-_NOT_YET = {("abandoned_deal", "perfect_play"): "it needs the perfect-play solver"}
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
 
@@ -125,8 +123,6 @@ def _check_value(name: str, value: Any) -> Any:
     if name in CHOICES:
         if value not in CHOICES[name]:
             raise OptionError(f"option \"{name}\" must be one of {', '.join(CHOICES[name])}; got {shown(value)}", name)
-        if (name, value) in _NOT_YET:
-            raise OptionError(f"option \"{name}\": {shown(value)} is not available yet ({_NOT_YET[name, value]})", name)
         return value
     if kind == "bool":
         if not isinstance(value, bool):

@@ -6,6 +6,7 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .cards import _PARSE, SUITS, Card, parse_suit
+from .claims import ACCEPT, CLAIM, DISPUTE, ClaimEvent
 from .errors import InvalidCardError, RecordFormatError
 
 PLAY, REVEAL, TAKE_BACK = "play", "reveal", "take_back"
@@ -102,21 +103,25 @@ def _card(text: Any, pointer: str) -> Card:
         raise RecordFormatError(str(exc), pointer) from None
 
 
-_EVENT_KINDS = (PLAY, REVEAL, TAKE_BACK)
+_EVENT_KINDS = (PLAY, REVEAL, TAKE_BACK, CLAIM, ACCEPT, DISPUTE)
 
 
 def _event(data: Any, pointer: str) -> Event:
     _require(isinstance(data, dict), pointer, "an event must be an object")
     seat = _seat(data.get("seat"), pointer + "/seat")
     kinds = [k for k in _EVENT_KINDS if k in data]
-    _require(len(kinds) == 1, pointer, "an event has exactly one of play, reveal, take_back")
+    _require(len(kinds) == 1, pointer, "an event has exactly one of play, reveal, take_back, claim, accept, dispute")
     kind = kinds[0]
+    if kind == CLAIM:
+        n = data[CLAIM]
+        _require(type(n) is int and 0 <= n <= 13, pointer + "/claim", "must be a whole number 0..13")
+        return ClaimEvent(seat, CLAIM, n)
     if kind == PLAY:
         face_down = data.get("face_down", False)
         _require(isinstance(face_down, bool), pointer + "/face_down", "must be true or false")
         return Event(seat, PLAY, _card(data[PLAY], pointer + "/play"), face_down)
     _require(data[kind] is True, f"{pointer}/{kind}", "must be true")
-    return Event(seat, kind)
+    return ClaimEvent(seat, kind) if kind in (ACCEPT, DISPUTE) else Event(seat, kind)
 
 
 # The usual trump, {"suit": S}, shared: specs are immutable values.

@@ -30,6 +30,7 @@ class Step(NamedTuple):
     trump_hidden: bool                  # the hidden trump card is still face down
     error: RecordError | None = None    # the record error that stopped the replay at this event
     ignored: bool = False               # an event after a penalty (R-11): the state stays the penalty trick's
+    referee: bool = False               # a play of the referee's (a settled claim's line, R-34; the bell, R-32)
 
     @classmethod
     def of(cls, deal: Deal, event: int, note: str, won: Trick | None) -> "Step":
@@ -73,6 +74,8 @@ class Step(NamedTuple):
             data["rule"] = ["R-11"]
         if self.error is not None:
             data["error"] = self.error.code
+        if self.referee:
+            data["referee"] = True
         return data
 
 
@@ -83,20 +86,25 @@ class Recorder:
     take-back (`push` would close it first thing) or when the record ends there (`finish`),
     so the state at a trick's fourth card shows it won and collected."""
 
-    def __init__(self, deal: Deal, steps: list[Step]):
+    def __init__(self, deal: Deal, steps: list[Step], dealt: bool = True):
         self.deal = deal
         self.steps = steps
-        self._pending: tuple[int, str] | None = None
-        self._tricks = 0
-        steps.append(Step.of(deal, -1, "the cards are dealt", None))
+        self._pending: tuple[int, str, bool] | None = None
+        self._tricks = len(deal.tricks)
+        if dealt:  # else: recording goes on after the record's events (the referee's plays)
+            steps.append(Step.of(deal, -1, "the cards are dealt", None))
 
-    def push_all(self, events) -> None:
+    def push_all(self, events, referee: bool = False) -> None:
+        """`referee`: the events are the referee's plays, numbered on after the record's."""
         deal = self.deal
         for j, event in enumerate(events):
             if deal.filled == 4 and event.kind != TAKE_BACK:
                 deal.finish()  # what `push` does first: the trick is won before this event
             self._keep()
-            self._pending = (j, event.describe())
+            if referee:
+                self._pending = (deal.n_events, f"the referee plays {event.card} for seat {event.seat}", True)
+            else:
+                self._pending = (j, event.describe(), False)
             try:
                 deal.push(event)
             except RecordError:
@@ -122,7 +130,9 @@ class Recorder:
         deal = self.deal
         won = deal.tricks[-1] if len(deal.tricks) > self._tricks else None
         self._tricks = len(deal.tricks)
-        self.steps.append(Step.of(deal, *self._pending, won))
+        event, note, referee = self._pending
+        step = Step.of(deal, event, note, won)
+        self.steps.append(step._replace(referee=True) if referee else step)
         self._pending = None
 
 

@@ -13,6 +13,7 @@ REVEAL_RULES = {
     "played": ["trump.hidden.card", "R-13"],
     "last_card": ["trump.hidden.card", "R-6"],
     "opponent_void": ["trump.hidden.opponent"],
+    "claim": ["R-33"],
 }
 
 

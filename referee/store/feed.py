@@ -19,6 +19,7 @@ from referee.visibility import PublicView
 OVER = ("complete", "ended_by_penalty")
 ABANDONED = "abandoned"  # R-32: closed while unfinished; announced once by deal.abandoned, never scored
 DEAL_FIELDS = ("status", "result", "tricks_won", "next_dealer")
+EXTRA_FIELDS = ("claim", "at_close")  # only a claimed deal (R-33, R-34) / one finished at the bell (R-32) has them
 Event = tuple[str, dict[str, Any]]
 
 
@@ -26,7 +27,8 @@ def deal_facts(verdict: dict | None) -> dict[int, dict]:
     """Per finished (or abandoned) deal, what the feed says of it."""
     if verdict is None:
         return {}
-    return {i: {"deal": i, "dealer": d["dealer"], **{k: d[k] for k in DEAL_FIELDS}}
+    return {i: {"deal": i, "dealer": d["dealer"], **{k: d[k] for k in DEAL_FIELDS},
+                **{k: d[k] for k in EXTRA_FIELDS if k in d}}
             for i, d in enumerate(verdict["deals"])
             if d["status"] in OVER and d["result"] is not None or d["status"] == ABANDONED}
 

@@ -115,15 +115,3 @@ def test_r32_the_match_page_shows_the_abandoned_deal(store_client):
     store_client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"], etag))
     page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
     assert "status <strong>abandoned</strong>" in page and "not scored (R-32)" in page
-
-
-@pytest.mark.parametrize("where", ["verdict", "tournament"])
-def test_r32_perfect_play_is_refused_with_a_422_naming_the_option(store_client, where):
-    body = {"abandoned_deal": "perfect_play"}
-    if where == "verdict":
-        r = store_client.post("/v1/verdicts", json={"preset": "court-piece", "options": body, "deals": []})
-    else:
-        r = store_client.post("/v1/tournaments", json={"name": "x", "preset": "court-piece", "options": body})
-    assert r.status_code == 422 and r.mimetype == "application/problem+json"
-    (error,) = r.get_json()["errors"]
-    assert error["pointer"] == "/options/abandoned_deal" and "not available yet" in error["detail"]

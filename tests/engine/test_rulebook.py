@@ -13,7 +13,7 @@ from referee.engine.trump import REVEAL_RULES
 from referee.engine.violations import BREACH_RULES
 
 PACKAGE = Path(__file__).parents[2] / "referee"
-PREFIXES = "table|trick|revoke|trump|collection|pile|end|streak|score|mendikot|match|dealer|record|preset|option"
+PREFIXES = "table|trick|revoke|trump|collection|pile|end|streak|score|mendikot|match|dealer|record|preset|option|perfect"
 CITED = re.compile(rf"[\"'](R-\d+|(?:{PREFIXES})\.[a-z0-9_.-]+)[\"']")
 
 

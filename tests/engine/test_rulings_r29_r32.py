@@ -256,11 +256,6 @@ def test_r32_a_match_already_won_is_not_changed_by_a_close():
     assert v["match"]["winner"] == 1 and v["match"]["rule"] == ["match.target"]
 
 
-@pytest.mark.parametrize("value", ["perfect_play"])
-def test_r32_perfect_play_for_an_abandoned_deal_is_refused_until_the_solver_exists(value):
-    from referee.engine import OptionError
-
-    with pytest.raises(OptionError, match="not available yet") as exc:
-        resolve("court-piece", {"abandoned_deal": value})
-    assert exc.value.option == "abandoned_deal"
+def test_r32_perfect_play_is_an_option_value_like_any_other():
+    assert resolve("court-piece", {"abandoned_deal": "perfect_play"}).abandoned_deal == "perfect_play"
     assert resolve("court-piece", {"abandoned_deal": "abandon"}) == resolve("court-piece")

@@ -1,0 +1,290 @@
+"""Settling claims (R-34) and finishing a deal at the bell (R-32) by perfect play.
+
+A claim is settled on the engine's own Deal, played on by `push` (every rule the engine's),
+with a table of positions at each trick's start. One pass over the position gives both
+numbers R-34 needs: `g`, the claimer's team's tricks against any defence (both teams
+playing for tricks, up to the deal's own end), and for every number k of tricks some line
+of legal plays gives that team, the best outcome (perfect.play's order) of such a line.
+The settled line is then read back from the table, the lowest card first among equals.
+
+Registered with the engine (`referee.engine.settlement`) on import (the package `referee`
+imports this module); the engine's replay calls it for every answered claim and for a deal
+closed under `abandoned_deal: perfect_play`.
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from ..engine import settlement
+from ..engine.cards import DECK, Card
+from ..engine.deal import Deal
+from ..engine.errors import RecordError
+from ..engine.record import PLAY, REVEAL, Event
+from . import UnsolvablePosition, solve
+from .limits import SearchLimit, SearchLimitExceeded
+from .outcome import Scorer
+from .search import REVEAL_MOVE, move_order
+
+# Settling runs inside a verdict, so its search is bounded by nodes (the same verdict
+# whatever the machine's speed): past it, the claim is the record error claim_unsettled,
+# and a deal at the bell is abandoned with the reason "search_limit".
+CLAIM_NODES = 400_000
+BELL_NODES = 2_000_000
+_CACHE_SIZE = 256
+_cache: OrderedDict = OrderedDict()
+
+
+def settle(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line:
+    """The line that settles `deal`'s answered claim, and the verdict's claim fields."""
+    claim = deal.claimed
+    key = ("claim", _position_key(deal), claim.seat, claim.tricks, claim.answer)
+    found = _cache.get(key)
+    if found is None:
+        try:
+            found = _settle(deal, limit or SearchLimit(nodes=CLAIM_NODES))
+        except SearchLimitExceeded as exc:
+            raise RecordError("claim_unsettled", f"settling the claim of seat {claim.seat} would search past the "
+                              f"referee's limit ({exc.limit.describe()}); the deal is not scored", claim.event) from None
+        _remember(key, found)
+    return found
+
+
+def finish(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line | str:
+    """Perfect play (objective score) from `deal`'s position to its end, or why not."""
+    if deal.hands is None:
+        return "no_hands"
+    key = ("bell", _position_key(deal))
+    found = _cache.get(key)
+    if found is None:
+        root = deal.copy()
+        root.claimed = None  # a claim left unanswered at the bell is not settled: play goes on
+        try:
+            analysis = solve(root, "score", limit or SearchLimit(nodes=BELL_NODES))
+        except UnsolvablePosition:
+            return "illegal_play"
+        except SearchLimitExceeded:
+            return "search_limit"
+        events = tuple(Event(s, REVEAL) if m == REVEAL_MOVE else Event(s, PLAY, m) for s, m in analysis.line)
+        found = settlement.Line(events, None)
+        _remember(key, found)
+    return found
+
+
+def _remember(key, value) -> None:
+    _cache[key] = value
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
+
+
+def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
+    claim = deal.claimed
+    root = deal.copy()
+    root.claimed, root.play_all = None, False
+    search = ClaimSearch(root, claim.team, limit)
+    g, reach = search.node(root)
+    award = _award(claim.tricks, claim.answer, g, reach)
+    line = search.best_line(root, award)
+    held = g >= claim.tricks
+    fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),
+              "defence": None if held else _plays(search.defence(root)), "rule": ["R-34", "R-33", "perfect.play"]}
+    return settlement.Line(tuple(Event(s, PLAY, c) for s, c in line), fields)
+
+
+def _award(n: int, answer: str, g: int, reach: dict) -> int:
+    """R-34: min(n, g); an accepted claim n when a line gives exactly n. When no line gives
+    exactly the award, the nearest a line gives: the largest below, else the smallest above."""
+    if answer == "accept" and n in reach:
+        return n
+    award = min(n, g)
+    if award in reach:
+        return award
+    below = [k for k in reach if k < award]
+    return max(below) if below else min(reach)
+
+
+def _plays(line) -> list[dict]:
+    return [{"seat": s, "card": c.text} for s, c in line]
+
+
+class ClaimSearch:
+    """Both R-34 numbers from a position, for the claimer's `team`. `node(pos)` returns
+    (g, reach): g its tricks from `pos` on against any defence, reach {k: the best encoded
+    outcome of a line from `pos` giving it exactly k more tricks}."""
+
+    def __init__(self, root: Deal, team: int, limit: SearchLimit):
+        self.team = team
+        self.limit = limit.start()
+        self.scorer = Scorer(root.options, team)
+        self.nodes = 0
+        self.table: dict = {}
+
+    def moves(self, pos: Deal) -> list:
+        """The legal cards worth trying, lowest first: of touching cards (no card left in
+        play between them) only the lowest, which is worth the same; a ten or an ace, which
+        some rules look at, always on its own."""
+        cards = sorted(pos.legal_plays(), key=move_order)
+        if len(cards) < 2:
+            return cards
+        live = _live(pos)
+        out, last = [], None
+        for c in cards:
+            if last is not None and last.suit == c.suit and not (_special(c) or _special(last)) \
+                    and not any(live >> i & 1 for i in range(last.index + 1, c.index)):
+                last = c
+                continue
+            out.append(c)
+            last = c
+        return out
+
+    def child(self, pos: Deal, card) -> Deal:
+        after = pos.copy()
+        after.push(Event(pos.to_play, PLAY, card))
+        after.finish()
+        return after
+
+    def gain(self, pos: Deal, after: Deal) -> int:
+        return after.tricks_won[self.team] - pos.tricks_won[self.team]
+
+    def node(self, pos: Deal) -> tuple[int, dict]:
+        if pos.is_over:
+            return self._over(pos)
+        key = _trick_key(pos)
+        if key is not None and key in self.table:
+            return self.table[key]
+        self.nodes += 1
+        self.limit.check(self.nodes)  # each node is a Deal copy and push: the check is cheap beside it
+        maxing = pos.to_play & 1 == self.team
+        best, reach = None, {}
+        for card in self.moves(pos):
+            after = self.child(pos, card)
+            gain = self.gain(pos, after)
+            g, sub = self.node(after)
+            g += gain
+            if best is None or (g > best if maxing else g < best):
+                best = g
+            for k, v in sub.items():
+                if v > reach.get(k + gain, v - 1):
+                    reach[k + gain] = v
+        found = best, reach
+        if key is not None:
+            self.table[key] = found
+        return found
+
+    def _over(self, pos: Deal) -> tuple[int, dict]:
+        """The deal's end; after a first-seven court the court team may play on (R-4): for
+        tricks it does when that gains it tricks, and any line may do either."""
+        stop = self.scorer.value(pos)
+        if not pos.court_made:
+            return 0, {0: stop}
+        g, reach = self.node(_played_on(pos))
+        reach = dict(reach)
+        if stop > reach.get(0, stop - 1):
+            reach[0] = stop
+        return (max(0, g) if pos.first_seven == self.team else 0), reach
+
+    def best_line(self, pos: Deal, k: int) -> list:
+        """The best line giving exactly k more tricks: at each step the lowest card that
+        keeps the best outcome within reach."""
+        line = []
+        while True:
+            if pos.is_over:
+                stop = self.scorer.value(pos)
+                if not pos.court_made or (k == 0 and self._over(pos)[1][0] == stop):
+                    return line
+                pos = _played_on(pos)
+            want = self.node(pos)[1][k]
+            for card in self.moves(pos):
+                after = self.child(pos, card)
+                gain = self.gain(pos, after)
+                if self.node(after)[1].get(k - gain) == want:
+                    line.append((pos.to_play, card))
+                    pos, k = after, k - gain
+                    break
+
+    def defence(self, pos: Deal) -> list:
+        """Perfect play for tricks from `pos`: the line that holds the claimer's team to g."""
+        line = []
+        while True:
+            if pos.is_over:
+                if not pos.court_made or pos.first_seven != self.team or self.node(_played_on(pos))[0] == 0:
+                    return line
+                pos = _played_on(pos)
+            g = self.node(pos)[0]
+            for card in self.moves(pos):
+                after = self.child(pos, card)
+                if self.gain(pos, after) + self.node(after)[0] == g:
+                    line.append((pos.to_play, card))
+                    pos = after
+                    break
+
+
+def _played_on(pos: Deal) -> Deal:
+    on = pos.copy()
+    on.begin_play_on()
+    return on
+
+
+def _trick_key(pos: Deal):
+    """The position at a trick's start, as far as any rule looks at it (None mid-trick:
+    only trick starts are kept in the table)."""
+    if pos.filled or pos.first_back is not None or pos.asker is not None or pos.must_trump is not None:
+        return None
+    return _state(pos)
+
+
+def _live(pos: Deal) -> int:
+    """The cards still in play (held or on the table), as a mask of card indices."""
+    live = 0
+    for h in pos.hands:
+        for c in h:
+            live |= 1 << c.index
+    for p in pos.slots:
+        if p is not None:
+            live |= 1 << p[1].index
+    return live
+
+
+def _special(card) -> bool:
+    return card.is_ten or card.is_ace
+
+
+def _relative(pos: Deal) -> tuple:
+    """Who holds each suit's remaining cards, high to low (tens and aces marked): equal for
+    positions that differ only in which of the cards already played were played."""
+    owner = {c.index: s for s, h in enumerate(pos.hands) for c in h}
+    out = []
+    for suit in range(4):
+        out.append(tuple(owner[i] + (4 if DECK[i].is_ten or DECK[i].is_ace else 0)
+                         for i in range(suit * 13 + 12, suit * 13 - 1, -1) if i in owner))
+    return tuple(out)
+
+
+def _state(pos: Deal, exact: bool = False) -> tuple:
+    trump = pos.trump
+    pairs = tuple(vars(pos._pairs).values()) if pos._pairs is not None else None
+    collection = tuple(_frozen(v) for k, v in sorted(vars(pos.collection).items()) if k not in ("options", "rule"))
+    hands = tuple(sum(1 << c.index for c in h) for h in pos.hands) if exact else _relative(pos)
+    return (hands, pos.leader, len(pos.tricks),
+            tuple(pos.tricks_won), tuple(pos.tens_won), pos._pile_tens, collection, _frozen(pairs),
+            trump.suit, trump.is_hidden, trump.revealed["event"] if trump.revealed else None,
+            pos.first_seven, pos.play_on, pos.court_made, pos.ended, pos.lead_must_trump)
+
+
+def _position_key(deal: Deal) -> tuple:
+    """Everything that decides a settlement: the options, the position, the trick on the table."""
+    slots = tuple(None if p is None else (p[0], p[1].index, p[3], p[4]) for p in deal.slots)
+    return (repr(sorted(deal.options.as_dict().items())), _state(deal, True) if deal.hands is not None else None, slots,
+            deal.first_back, deal.asker, deal.must_trump, deal.caller, deal.n_events)
+
+
+def _frozen(value):
+    if isinstance(value, Card):
+        return value.is_ace  # the pile's last winning card: only whether it was an ace matters
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+settlement.register(settlement.Settler(settle, finish))

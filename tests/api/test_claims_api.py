@@ -1,0 +1,88 @@
+"""Claims (R-33, R-34) and the deal at the bell (R-32 perfect_play) over HTTP: a verdict,
+live play through the store, the feed."""
+import pytest
+
+from tests.api.spec import validate_response
+from tests.api.test_rulings_r29_r32 import auth, feed, start
+from tests.solver.claim_deals import endgame
+
+W = [1, 1, 1, 0, 0, 0, 0, 3, 2, 0]
+FINAL = ["AS KS QS", "JS AH KH", "TS QH 2D", "JH TH 2C"]
+
+
+def endgame_deal(hands=True):
+    cards, events = endgame(FINAL, W)
+    deal = {"dealer": 0, "trump": {"suit": "S"}, "events": events}
+    if hands:
+        deal["hands"] = cards
+    return deal
+
+
+def test_a_claim_in_a_verdict(client):
+    deal = endgame_deal()
+    deal["events"] += [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    r = client.post("/v1/verdicts", json={"preset": "seven-courts", "deals": [deal]})
+    validate_response(r, "/v1/verdicts", "post")
+    d = r.get_json()["deals"][0]
+    assert d["status"] == "complete" and d["claim"]["held"] and d["claim"]["awarded"] == 3
+    assert d["tricks_won"] == [9, 4]
+
+
+@pytest.mark.parametrize("event,pointer", [
+    ({"seat": 0, "claim": 14}, "/deals/0/events/40/claim"),
+    ({"seat": 0, "claim": "all"}, "/deals/0/events/40/claim"),
+    ({"seat": 1, "accept": False}, "/deals/0/events/40/accept"),
+    ({"seat": 1, "accept": True, "dispute": True}, "/deals/0/events/40"),
+])
+def test_a_malformed_claim_or_answer_is_a_422_naming_its_pointer(client, event, pointer):
+    deal = endgame_deal()
+    deal["events"].append(event)
+    r = client.post("/v1/verdicts", json={"preset": "seven-courts", "deals": [deal]})
+    assert r.status_code == 422 and r.mimetype == "application/problem+json"
+    assert pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+def test_a_claim_in_live_play_waits_for_its_answer_then_the_feed_announces_the_settled_deal(store_client):
+    t, mid, etag = start(store_client, "seven-courts", [endgame_deal()])
+    r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 0, "claim": 3}]},
+                          headers=auth(t["key"], etag))
+    validate_response(r, "/v1/matches/{match_id}/events", "post")
+    assert r.status_code == 200, r.get_json()
+    nxt = r.get_json()["verdict"]["next"]
+    assert nxt["to_play"] is None and nxt["claim"]["answer_from"] == [1, 3]
+    # at the claim every hand is faced: a reader without the key sees the hands
+    public = store_client.get(f"/v1/matches/{mid}").get_json()
+    assert public["record"]["deals"][0].get("hands") is not None
+    r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 3, "accept": True}]},
+                          headers=auth(t["key"], r.headers["ETag"]))
+    assert r.status_code == 200, r.get_json()
+    d = r.get_json()["verdict"]["deals"][0]
+    assert d["status"] == "complete" and d["claim"]["answer"] == "accept" and d["claim"]["answered_by"] == 3
+    events = feed(store_client, t).get_json()["events"]
+    finished = next(e for e in events if e["type"] == "deal.finished")["payload"]
+    assert finished["claim"]["awarded"] == 3 and finished["tricks_won"] == [9, 4]
+    r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 0, "play": "QS"}]},
+                          headers=auth(t["key"], r.headers["ETag"]))
+    assert r.status_code == 200  # kept, as every write is, and judged an error
+    assert [(e["code"], e["event"]) for e in r.get_json()["verdict"]["errors"]] == [("play_after_claim", 42)]
+
+
+@pytest.mark.parametrize("hands", [True, False])
+def test_closing_at_the_bell_with_perfect_play(store_client, hands):
+    t, mid, etag = start(store_client, "seven-courts", [endgame_deal(hands)], abandoned_deal="perfect_play")
+    r = store_client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"], etag))
+    validate_response(r, "/v1/matches/{match_id}/close", "post")
+    assert r.status_code == 200, r.get_json()
+    d = r.get_json()["verdict"]["deals"][0]
+    if hands:
+        assert d["status"] == "complete" and d["at_close"]["perfect_play"] and d["result"]["winner"] == 0
+        types = [e["type"] for e in feed(store_client, t).get_json()["events"]]
+        assert types[0] == "deal.finished"
+    else:
+        assert d["status"] == "abandoned" and d["at_close"]["reason"] == "no_hands"
+
+
+def test_perfect_play_is_an_accepted_option_value(store_client):
+    r = store_client.post("/v1/verdicts", json={"preset": "court-piece", "options": {"abandoned_deal": "perfect_play"},
+                                                 "deals": []})
+    assert r.status_code == 200
