@@ -82,7 +82,7 @@ def test_the_parser_reads_ids_titles_metadata_and_text():
 
 
 SECTIONS = {"table": 1, "trick": 2, "revoke": 3, "trump": 4, "collection": 5, "pile": 5, "end": 6, "streak": 6,
-            "score": 7, "mendikot": 7, "match": 8, "dealer": 8, "record": 9, "preset": 10, "option": 11, "R": 12}
+            "score": 7, "mendikot": 7, "match": 8, "dealer": 8, "record": 9, "preset": 10, "option": 11, "R": 12, "perfect": 13}
 
 
 def test_each_rule_is_in_the_section_of_its_topic():
@@ -96,7 +96,7 @@ def test_the_rulebooks_own_section_references_name_those_sections():
     text = (PACKAGE.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     titles = dict(re.findall(r"^## (\d+)\. (.+)$", text, re.M))
     assert titles["10"] == "Presets" and titles["11"] == "Options" and titles["12"] == "Rulings"
-    assert "each **preset** sets (sections 11 and 10), or a **ruling** (ids `R-1` to `R-32`,\nsection 12)" in text
+    assert "each **preset** sets (sections 11 and 10), or a **ruling** (ids `R-1` to `R-34`,\nsection 12" in text
 
 
 def test_the_records_violation_table_names_every_rule_a_golden_violation_cites():
