@@ -48,6 +48,32 @@ def _trick_line(t: dict) -> str:
     return line + _rules(t.get("rule"))
 
 
+def _plays(line: list[dict]) -> str:
+    return " ".join(f"{p['seat']}:{p['card']}" for p in line) or "none"
+
+
+def _claim_lines(c: dict) -> list[str]:
+    """R-33, R-34: the claim, its answer and how the referee settled it."""
+    head = f"  claim: seat {c['seat']} claims {c['tricks']} of the remaining tricks (event {c['event']})"
+    if c["answer"] is None:
+        return [head + ", waiting for an answer"]
+    head += f", {'accepted' if c['answer'] == 'accept' else 'disputed'} by seat {c['answered_by']}"
+    if "awarded" not in c:
+        return [head]
+    held = "held" if c["held"] else "did not hold"
+    out = [f"{head}: {held} (can take {c['can_take']}), awarded {c['awarded']}{_rules(c['rule'])}",
+           f"  the referee's line: {_plays(c['line'])}"]
+    if c["defence"] is not None:
+        out.append(f"  the defence that beats it: {_plays(c['defence'])}")
+    return out
+
+
+def _at_close_lines(a: dict) -> list[str]:
+    if a["perfect_play"]:
+        return [f"  at the close, finished by perfect play: {_plays(a['line'])}{_rules(a['rule'])}"]
+    return [f"  at the close, not finished by perfect play: {a['reason'].replace('_', ' ')}{_rules(a['rule'])}"]
+
+
 def _rules(ids) -> str:
     """Rule ids as the summary prints them; each is in docs/rules.md and at /rules#<id>."""
     return f"  [rule {', '.join(ids)}]" if ids else ""
@@ -64,6 +90,10 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
         if d.get("pile"):
             out.append(f"  left in the pile: {d['pile']}")
         out.append(f"  tricks taken: team 0 {d['tricks_won'][0]}, team 1 {d['tricks_won'][1]}")
+        if d.get("claim"):
+            out.extend(_claim_lines(d["claim"]))
+        if d.get("at_close"):
+            out.extend(_at_close_lines(d["at_close"]))
         for v in d["violations"]:
             where = f"trick {v['trick']}, event {v['event']}: " if v["trick"] is not None else ""
             flag = " (decides the deal)" if v["penalty"] else " (corrected)" if v["corrected"] else ""
@@ -87,7 +117,11 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
                + ("; finished, a draw" if m["finished"] and m["winner"] is None else "")
                + _rules(m.get("rule")))
     n = verdict["next"]
-    if n and n["to_play"] is not None:
+    if n and n.get("claim"):
+        c = n["claim"]
+        out.append(f"Next: deal {n['deal']} waits for seat {' or '.join(map(str, c['answer_from']))} to accept or "
+                   f"dispute seat {c['seat']}'s claim of {c['tricks']}{_rules(c['rule'])}")
+    elif n and n["to_play"] is not None:
         legal = f", legal: {' '.join(n['legal'])}" if n.get("legal") else ""
         out.append(f"Next: deal {n['deal']} trick {n['trick']}, seat {n['to_play']} to play{legal}")
     elif n and n["dealer"] is not None:

@@ -13,8 +13,6 @@ closed under `abandoned_deal: perfect_play`.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from ..engine import settlement
 from ..engine.cards import DECK, Card
 from ..engine.deal import Deal
@@ -31,7 +29,7 @@ from .search import REVEAL_MOVE, move_order
 CLAIM_NODES = 400_000
 BELL_NODES = 2_000_000
 _CACHE_SIZE = 256
-_cache: OrderedDict = OrderedDict()
+_cache: dict = {}  # oldest first (dicts keep their order)
 
 
 def settle(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line:
@@ -73,7 +71,7 @@ def finish(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line | st
 def _remember(key, value) -> None:
     _cache[key] = value
     if len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+        del _cache[next(iter(_cache))]
 
 
 def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:

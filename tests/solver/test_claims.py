@@ -241,3 +241,21 @@ def test_at_the_bell_a_deal_without_hands_is_abandoned_and_says_why():
 def test_at_the_bell_without_the_option_the_deal_is_abandoned_as_before():
     d = closed_during(FINAL, W)["deals"][0]
     assert d["status"] == "abandoned" and "at_close" not in d
+
+
+def test_referee_check_prints_the_claim(tmp_path, capsys):
+    import json
+
+    from referee.cli import main
+
+    hands, events = endgame(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W)
+    events += [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    path = tmp_path / "claim.json"
+    path.write_text(json.dumps({"preset": "seven-courts", "deals": [
+        {"dealer": 0, "hands": hands, "trump": SPADES, "events": events}]}))
+    main(["check", str(path)])
+    out = capsys.readouterr().out
+    assert ("  claim: seat 0 claims 3 of the remaining tricks (event 40), disputed by seat 1: did not hold "
+            "(can take 2), awarded 2  [rule R-34, R-33, perfect.play]") in out
+    assert "  the referee's line: 0:QH 1:AH 2:KH 3:TH 1:2C" in out
+    assert "  the defence that beats it: 0:QH 1:AH" in out
