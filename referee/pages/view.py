@@ -209,12 +209,13 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
     violations = {}
     for v in deal["violations"]:
         violations.setdefault(v["event"], []).append(v)
+    played = len(deal_record.get("events", []))  # plays numbered from here on are the referee's
     tricks = []
     for t in deal["tricks"]:
         cards = []
         for c in t["cards"]:
             face = c["card"] if open_ or not c.get("face_down") else None
-            cards.append({**c, "view": card_view(face), "wins": c["seat"] == t["winner"],
+            cards.append({**c, "view": card_view(face), "wins": c["seat"] == t["winner"], "referee": c["event"] >= played,
                           "violations": violations.get(c["event"], []), "name": names[c["seat"]]})
         tricks.append({**t, "cards": cards})
     ignored = set(deal.get("ignored_events", []))
@@ -231,4 +232,7 @@ def _event_view(event: dict, names: list[str], open_: bool) -> dict:
         face_down = event.get("face_down", False)
         view = card_view(event["play"] if open_ or not face_down else None)
         return {"who": who, "kind": "play", "card": view, "face_down": face_down}
-    return {"who": who, "kind": "reveal" if "reveal" in event else "take_back", "card": None}
+    if "claim" in event:
+        return {"who": who, "kind": "claim", "card": None, "tricks": event["claim"]}
+    kind = next((k for k in ("reveal", "accept", "dispute") if k in event), "take_back")
+    return {"who": who, "kind": kind, "card": None}

@@ -74,12 +74,14 @@
     });
     var names = this.names;
     root.classList.toggle("ignored", !!step.ignored);
+    root.classList.toggle("referee", !!step.referee);
+    var refereeFrom = this.refereeFrom();
     var centre = root.querySelector(".centre");
     centre.textContent = "";
     step.table.forEach(function (p) {
       var wins = step.won && step.won.winner === p.seat;
       var slot = document.createElement("span");
-      slot.className = "slot slot" + p.seat + (wins ? " wins" : "");
+      slot.className = "slot slot" + p.seat + (wins ? " wins" : "") + (p.event >= refereeFrom ? " referee" : "");
       slot.appendChild(cardEl(p.card, p.face_down ? "facedown" : ""));
       var who = document.createElement("small");
       who.textContent = " " + names[p.seat] + (wins ? " wins" : "");
@@ -120,6 +122,13 @@
     el.textContent = "";
     if (step.error) {
       el.textContent = "Stopped: " + step.note;
+    } else if (step.referee) {
+      el.appendChild(document.createTextNode("Played by the referee: the deal is finished by perfect play ("));
+      var r = document.createElement("a");
+      r.href = this.root.dataset.rules + "#R-34";
+      r.textContent = "rules R-34, R-32";
+      el.appendChild(r);
+      el.appendChild(document.createTextNode(")."));
     } else if (step.ignored) {
       el.appendChild(document.createTextNode("Ignored: after the penalty the tricks stop at the penalty trick; this event is not played ("));
       var a = document.createElement("a");
@@ -131,6 +140,14 @@
       el.textContent = this.names[step.to_play] + " to play" +
         (step.legal ? ": may play " + step.legal.map(cardText).join(" ") : "") + ".";
     }
+  };
+
+  // The first event of the referee's plays (a settled claim's line, the bell's), if any.
+  Stepper.prototype.refereeFrom = function () {
+    for (var i = 0; i < this.steps.length; i++) {
+      if (this.steps[i].referee) { return this.steps[i].event; }
+    }
+    return Infinity;
   };
 
   Stepper.prototype.first = function () { this.show(0, true); };

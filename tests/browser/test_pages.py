@@ -231,3 +231,31 @@ def test_the_hands_on_the_table_are_sorted_by_suit_then_rank(served, browser):
     cards = [c.get_attribute("data-card") for c in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .seat0 .hand .card")]
     assert len(cards) == 13
     assert cards == sorted(cards, key=lambda c: ("SHCD".index(c[1]), "AKQJT98765432".index(c[0])))
+
+
+def test_a_claims_line_steps_like_played_cards_marked_as_the_referees(served, browser):
+    """Seat 0 claims 3 with AS KS QH, which perfect play holds to 2 (R-34): the claim at its
+    moment, then the referee's twelve plays, each step and card marked as the referee's."""
+    from tests.solver.claim_deals import endgame
+
+    hands, events = endgame(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], [1, 1, 1, 0, 0, 0, 0, 3, 2, 0])
+    events += [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    base, _ = served
+    paste(browser, base, json.dumps({"preset": "seven-courts", "deals": [
+        {"dealer": 0, "hands": hands, "trump": {"suit": "S"}, "events": events}]}))
+    claim = browser.find_element(By.CSS_SELECTOR, "#deal-0 div.claim")
+    assert "did not hold" in claim.text and "awarded 2" in claim.text and "R-34" in claim.text
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events summary").click()
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events li.claim a").click()
+    assert "claims 3 of the remaining tricks" in position(browser)
+    stepper = browser.find_element(By.CSS_SELECTOR, "#deal-0 .stepper")
+    assert "referee" not in stepper.get_attribute("class").split()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    assert "the referee plays" in position(browser) and "tricks 8–5" in position(browser)
+    assert "referee" in stepper.get_attribute("class").split()
+    legal = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text")
+    assert "Played by the referee" in legal.text
+    assert legal.find_element(By.TAG_NAME, "a").get_attribute("href").endswith("/rules#R-34")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot.referee")) == 4
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#deal-0 li.play.referee")) == 12
+    browser.save_screenshot(str(SHOTS / "claim-line.png"))
