@@ -123,23 +123,24 @@
     if (step.error) {
       el.textContent = "Stopped: " + step.note;
     } else if (step.referee) {
-      el.appendChild(document.createTextNode("Played by the referee: the deal is finished by perfect play ("));
-      var r = document.createElement("a");
-      r.href = this.root.dataset.rules + "#R-34";
-      r.textContent = "rules R-34, R-32";
-      el.appendChild(r);
-      el.appendChild(document.createTextNode(")."));
+      this.ruleNote(el, "Played by the referee: the deal is finished by perfect play", "R-34", "rules R-34, R-32");
     } else if (step.ignored) {
-      el.appendChild(document.createTextNode("Ignored: after the penalty the tricks stop at the penalty trick; this event is not played ("));
-      var a = document.createElement("a");
-      a.href = this.root.dataset.rules + "#R-11";
-      a.textContent = "rule R-11";
-      el.appendChild(a);
-      el.appendChild(document.createTextNode(")."));
+      this.ruleNote(el, "Ignored: after the penalty the tricks stop at the penalty trick; this event is not played",
+                    "R-11", "rule R-11");
     } else if (step.to_play !== null && step.to_play !== undefined) {
       el.textContent = this.names[step.to_play] + " to play" +
         (step.legal ? ": may play " + step.legal.map(cardText).join(" ") : "") + ".";
     }
+  };
+
+  // "text (rule link)." in `el`.
+  Stepper.prototype.ruleNote = function (el, text, id, label) {
+    el.appendChild(document.createTextNode(text + " ("));
+    var a = document.createElement("a");
+    a.href = this.root.dataset.rules + "#" + id;
+    a.textContent = label;
+    el.appendChild(a);
+    el.appendChild(document.createTextNode(")."));
   };
 
   // The first event of the referee's plays (a settled claim's line, the bell's), if any.
