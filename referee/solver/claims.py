@@ -1,11 +1,13 @@
 """Settling claims (R-34) and finishing a deal at the bell (R-32) by perfect play.
 
 A claim is settled on the engine's own Deal, played on by `push` (every rule the engine's),
-with a table of positions at each trick's start. One pass over the position gives both
-numbers R-34 needs: `g`, the claimer's team's tricks against any defence (both teams
-playing for tricks, up to the deal's own end), and for every number k of tricks some line
-of legal plays gives that team, the best outcome (perfect.play's order) of such a line.
-The settled line is then read back from the table, the lowest card first among equals.
+with a table of positions at each trick's start (keyed by who holds each suit's remaining
+cards, so transpositions meet). Two searches give what R-34 needs: `g`, the claimer's
+team's tricks against any defence (both teams playing for tricks, up to the deal's own end;
+alpha-beta), and for the number of tricks awarded the best outcome (perfect.play's order)
+of any line of legal plays giving the team exactly that many (every line, cut where the
+count can no longer be met). The settled line is read back from the table, the lowest card
+first among equals.
 
 Registered with the engine (`referee.engine.settlement`) on import (the package `referee`
 imports this module); the engine's replay calls it for every answered claim and for a deal
@@ -79,8 +81,8 @@ def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
     root = deal.copy()
     root.claimed, root.play_all = None, False
     search = ClaimSearch(root, claim.team, limit)
-    g, reach = search.node(root)
-    award = _award(claim.tricks, claim.answer, g, reach)
+    g = search.value(root)
+    award = _award(claim.tricks, claim.answer, g, lambda k: search.best(root, k) is not None)
     line = search.best_line(root, award)
     held = g >= claim.tricks
     fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),
@@ -88,16 +90,17 @@ def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
     return settlement.Line(tuple(Event(s, PLAY, c) for s, c in line), fields)
 
 
-def _award(n: int, answer: str, g: int, reach: dict) -> int:
-    """R-34: min(n, g); an accepted claim n when a line gives exactly n. When no line gives
-    exactly the award, the nearest a line gives: the largest below, else the smallest above."""
-    if answer == "accept" and n in reach:
+def _award(n: int, answer: str, g: int, reaches) -> int:
+    """R-34: min(n, g); an accepted claim n when a line gives exactly n (`reaches(k)`: some
+    line gives exactly k). When no line gives exactly the award, the nearest a line gives:
+    the largest below, else the smallest above (g itself is always reached)."""
+    if answer == "accept" and reaches(n):
         return n
     award = min(n, g)
-    if award in reach:
+    if reaches(award):
         return award
-    below = [k for k in reach if k < award]
-    return max(below) if below else min(reach)
+    below = next((k for k in range(award - 1, -1, -1) if reaches(k)), None)
+    return below if below is not None else next(k for k in range(award + 1, g + 1) if reaches(k))
 
 
 def _plays(line) -> list[dict]:
@@ -105,16 +108,18 @@ def _plays(line) -> list[dict]:
 
 
 class ClaimSearch:
-    """Both R-34 numbers from a position, for the claimer's `team`. `node(pos)` returns
-    (g, reach): g its tricks from `pos` on against any defence, reach {k: the best encoded
-    outcome of a line from `pos` giving it exactly k more tricks}."""
+    """R-34's two searches from a position, for the claimer's `team`, with a table of
+    positions at each trick's start: `value(pos)`, its tricks from `pos` on against any
+    defence (alpha-beta); `best(pos, k)`, the best encoded outcome of a line from `pos`
+    giving it exactly k more tricks, or None when no line does."""
 
     def __init__(self, root: Deal, team: int, limit: SearchLimit):
         self.team = team
         self.limit = limit.start()
         self.scorer = Scorer(root.options, team)
         self.nodes = 0
-        self.table: dict = {}
+        self.bounds: dict = {}
+        self.lines: dict = {}
 
     def moves(self, pos: Deal) -> list:
         """The legal cards worth trying, lowest first: of touching cards (no card left in
@@ -143,42 +148,78 @@ class ClaimSearch:
     def gain(self, pos: Deal, after: Deal) -> int:
         return after.tricks_won[self.team] - pos.tricks_won[self.team]
 
-    def node(self, pos: Deal) -> tuple[int, dict]:
-        if pos.is_over:
-            return self._over(pos)
-        key = _trick_key(pos)
-        if key is not None and key in self.table:
-            return self.table[key]
+    def _count(self) -> None:
         self.nodes += 1
         self.limit.check(self.nodes)  # each node is a Deal copy and push: the check is cheap beside it
+
+    # -- g: tricks against any defence ----------------------------------------------------
+
+    def value(self, pos: Deal) -> int:
+        return self._ab(pos, -1, 14)
+
+    def _ab(self, pos: Deal, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta on the claimer's team's tricks from `pos` to the deal's end."""
+        if pos.is_over:
+            if pos.court_made and pos.first_seven == self.team:  # R-4: plays on when that gains it tricks
+                return max(0, self._ab(_played_on(pos), alpha, beta))
+            return 0
+        key = _trick_key(pos)
+        if key is not None:
+            lo, hi = self.bounds.get(key, (0, 14))
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha, beta = max(alpha, lo), min(beta, hi)
+            a0, b0 = alpha, beta
+        self._count()
         maxing = pos.to_play & 1 == self.team
-        best, reach = None, {}
+        best = -1 if maxing else 99
         for card in self.moves(pos):
             after = self.child(pos, card)
-            gain = self.gain(pos, after)
-            g, sub = self.node(after)
-            g += gain
-            if best is None or (g > best if maxing else g < best):
-                best = g
-            for k, v in sub.items():
-                if v > reach.get(k + gain, v - 1):
-                    reach[k + gain] = v
-        found = best, reach
+            g = self.gain(pos, after)
+            v = g + self._ab(after, alpha - g, beta - g)
+            if maxing and v > best:
+                best, alpha = v, max(alpha, v)
+            elif not maxing and v < best:
+                best, beta = v, min(beta, v)
+            if alpha >= beta:
+                break
         if key is not None:
-            self.table[key] = found
-        return found
+            lo, hi = self.bounds.get(key, (0, 14))
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.bounds[key] = (lo, hi)
+        return best
 
-    def _over(self, pos: Deal) -> tuple[int, dict]:
-        """The deal's end; after a first-seven court the court team may play on (R-4): for
-        tricks it does when that gains it tricks, and any line may do either."""
-        stop = self.scorer.value(pos)
-        if not pos.court_made:
-            return 0, {0: stop}
-        g, reach = self.node(_played_on(pos))
-        reach = dict(reach)
-        if stop > reach.get(0, stop - 1):
-            reach[0] = stop
-        return (max(0, g) if pos.first_seven == self.team else 0), reach
+    # -- the best line giving exactly k ----------------------------------------------------
+
+    def best(self, pos: Deal, k: int):
+        if k < 0 or k > pos.remaining():
+            return None
+        if pos.is_over:
+            stop = self.scorer.value(pos) if k == 0 else None
+            if not pos.court_made:
+                return stop
+            on = self.best(_played_on(pos), k)
+            return stop if on is None else on if stop is None else max(stop, on)
+        key = _trick_key(pos)
+        if key is not None and (key, k) in self.lines:
+            return self.lines[key, k]
+        self._count()
+        found = None
+        for card in self.moves(pos):
+            after = self.child(pos, card)
+            v = self.best(after, k - self.gain(pos, after))
+            if v is not None and (found is None or v > found):
+                found = v
+        if key is not None:
+            self.lines[key, k] = found
+        return found
 
     def best_line(self, pos: Deal, k: int) -> list:
         """The best line giving exactly k more tricks: at each step the lowest card that
@@ -186,15 +227,14 @@ class ClaimSearch:
         line = []
         while True:
             if pos.is_over:
-                stop = self.scorer.value(pos)
-                if not pos.court_made or (k == 0 and self._over(pos)[1][0] == stop):
+                if not pos.court_made or (k == 0 and self.best(pos, 0) == self.scorer.value(pos)):
                     return line
                 pos = _played_on(pos)
-            want = self.node(pos)[1][k]
+            want = self.best(pos, k)
             for card in self.moves(pos):
                 after = self.child(pos, card)
                 gain = self.gain(pos, after)
-                if self.node(after)[1].get(k - gain) == want:
+                if self.best(after, k - gain) == want:
                     line.append((pos.to_play, card))
                     pos, k = after, k - gain
                     break
@@ -204,13 +244,13 @@ class ClaimSearch:
         line = []
         while True:
             if pos.is_over:
-                if not pos.court_made or pos.first_seven != self.team or self.node(_played_on(pos))[0] == 0:
+                if not pos.court_made or pos.first_seven != self.team or self.value(_played_on(pos)) == 0:
                     return line
                 pos = _played_on(pos)
-            g = self.node(pos)[0]
+            g = self.value(pos)
             for card in self.moves(pos):
                 after = self.child(pos, card)
-                if self.gain(pos, after) + self.node(after)[0] == g:
+                if self.gain(pos, after) + self.value(after) == g:
                     line.append((pos.to_play, card))
                     pos = after
                     break
