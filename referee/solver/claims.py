@@ -21,6 +21,7 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.record import PLAY, REVEAL, Event
 from . import UnsolvablePosition, solve
+from .alphabeta import fail_soft, tightened
 from .limits import SearchLimit, SearchLimitExceeded
 from .outcome import Scorer
 from .search import REVEAL_MOVE, move_order
@@ -173,27 +174,10 @@ class ClaimSearch:
             alpha, beta = max(alpha, lo), min(beta, hi)
             a0, b0 = alpha, beta
         self._count()
-        maxing = pos.to_play & 1 == self.team
-        best = -1 if maxing else 99
-        for card in self.moves(pos):
-            after = self.child(pos, card)
-            g = self.gain(pos, after)
-            v = g + self._ab(after, alpha - g, beta - g)
-            if maxing and v > best:
-                best, alpha = v, max(alpha, v)
-            elif not maxing and v < best:
-                best, beta = v, min(beta, v)
-            if alpha >= beta:
-                break
+        children = ((self.gain(pos, after), after) for after in (self.child(pos, c) for c in self.moves(pos)))
+        best = fail_soft(pos.to_play & 1 == self.team, alpha, beta, children, self._ab)
         if key is not None:
-            lo, hi = self.bounds.get(key, (0, 14))
-            if best <= a0:
-                hi = min(hi, best)
-            elif best >= b0:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.bounds[key] = (lo, hi)
+            self.bounds[key] = tightened(*self.bounds.get(key, (0, 14)), best, a0, b0)
         return best
 
     # -- the best line giving exactly k ----------------------------------------------------

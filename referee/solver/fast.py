@@ -18,9 +18,9 @@ import copy
 
 from ..engine.cards import DECK, SUITS
 from ..engine.deal import Deal
+from .alphabeta import INF, tightened
 from .dd import TrickSearch
 
-INF = 1 << 60
 TEN, ACE = 8, 12
 
 
@@ -364,12 +364,7 @@ class FastGame:
 
     def _store(self, key, entry, best, a0, b0, move):
         lo, hi, _ = entry if entry is not None else (-INF, INF, None)
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= b0:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
+        lo, hi = tightened(lo, hi, best, a0, b0)
         tt = self.tt
         if len(tt) > 3_000_000:
             tt.clear()

@@ -13,6 +13,7 @@ from dataclasses import fields
 from ..engine.deal import Deal
 from ..engine.options import Options
 from ..engine.record import PLAY, REVEAL, Event
+from .alphabeta import fail_soft
 from .fast import INF, FastGame
 from .limits import SearchLimit
 from .outcome import Scorer
@@ -97,19 +98,8 @@ class Context:
         self.nodes += 1
         if not self.nodes & 1023:
             self.limit.check(self.nodes)
-        maxing = self.maximises(deal)
-        best = -INF if maxing else INF
-        for move in moves(deal):
-            child = apply(deal, move)
-            g = self.gain(deal, child)
-            v = g + self.search(child, alpha - g, beta - g)
-            if maxing and v > best:
-                best, alpha = v, max(alpha, v)
-            elif not maxing and v < best:
-                best, beta = v, min(beta, v)
-            if alpha >= beta:
-                break
-        return best
+        children = ((self.gain(deal, child), child) for child in (apply(deal, m) for m in moves(deal)))
+        return fail_soft(self.maximises(deal), alpha, beta, children, self.search)
 
     def _over(self, deal: Deal, alpha: int, beta: int) -> int:
         if self.tricks:
