@@ -127,13 +127,18 @@ class Table:
             entry["message"] = f"seat {entry['seat']} showed out at event {entry['event']}"
         return self.scrub(entry)
 
+    def on_table(self, cards: list[dict]) -> list[dict]:
+        """The open trick's cards (a step's `table`, the verdict's `next.table`): a face-down
+        card shows no face, nor does a card the table has not seen."""
+        return self.scrub([dict(c, card=None) if c.get("face_down") else c for c in cards])
+
     def steps(self, steps: list[dict], deal_record: dict, trump_mode: str | None) -> list[dict]:
         """The page's step data of one deal: no hands, no legal cards, no card unseen."""
         events = deal_record.get("events", [])
         out = []
         for step in steps:
             s = dict(step, hands=None, legal=None)
-            s["table"] = [dict(c, card=None) if c.get("face_down") else c for c in step.get("table", [])]
+            s["table"] = self.on_table(step.get("table", []))
             if s.get("trump") is not None and s["trump"] != self.suit:
                 s["trump"] = None
                 s["trump_hidden"] = trump_mode in HIDDEN_MODES or bool(s.get("trump_hidden"))
@@ -219,11 +224,15 @@ class PublicView:
         return out
 
     def _next(self, nxt: dict | None, deals: list[dict]) -> dict | None:
-        if not nxt or nxt.get("to_play") is None or nxt.get("deal", -1) not in self.tables:
+        if not nxt or nxt.get("deal", -1) not in self.tables:
             return nxt
-        nxt = {k: v for k, v in nxt.items() if k not in NEXT_SECRETS}
-        nxt["legal"] = None
         index = nxt["deal"]
+        nxt = {k: v for k, v in nxt.items() if k not in NEXT_SECRETS}
+        if "table" in nxt:
+            nxt["table"] = self.tables[index].on_table(nxt["table"])
+        if nxt.get("to_play") is None:
+            return nxt
+        nxt["legal"] = None
         if "trump_hidden" in nxt:
             trump = deals[index].get("trump") or {}
             nxt["trump_hidden"] = bool(nxt["trump_hidden"]) or (trump.get("mode") in HIDDEN_MODES

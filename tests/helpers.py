@@ -107,3 +107,9 @@ def auth(key: str, etag: str | None = None) -> dict:
     if etag:
         headers["If-Match"] = etag
     return headers
+
+
+def untricked(events: list[dict]) -> list[dict]:
+    """The feed's events without its trick ledger (trick.finished, trick.revised), for tests
+    about the deal, violation and match events."""
+    return [e for e in events if not e["type"].startswith("trick.")]

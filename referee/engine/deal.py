@@ -203,6 +203,11 @@ class Deal(HiddenTrumpRules, ClaimRules):
         return 4
 
     @property
+    def on_table(self) -> tuple[Played, ...]:
+        """The open trick's cards in play order, take-backs applied."""
+        return tuple(Played._make(p) for p in self.slots if p is not None)
+
+    @property
     def to_play(self) -> int | None:
         k = self.position
         if k == 4 or self.is_over or self.claimed is not None and not self._settling:

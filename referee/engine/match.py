@@ -400,6 +400,8 @@ def _next_in_deal(index: int, deal: Deal) -> dict:
         "reveal": deal.can_reveal(), "face_down": deal.can_play_face_down(),
         "trump_hidden": deal.trump.is_hidden,
         "pile": deal.collection.pile,
+        "table": [{"seat": p.seat, "card": p.card.text, "face_down": p.face_down, "event": p.event}
+                  for p in deal.on_table],
     }
     if deal.trump.is_hidden:
         after = deal.legal_after_reveal()

@@ -35,7 +35,7 @@ class Step(NamedTuple):
     @classmethod
     def of(cls, deal: Deal, event: int, note: str, won: Trick | None) -> "Step":
         legal = deal.legal_plays()
-        table = won.cards if won is not None else tuple(Played._make(p) for p in deal.slots if p is not None)
+        table = won.cards if won is not None else deal.on_table
         return cls(event, note, won.number if won is not None else deal.number if not deal.is_over else len(deal.tricks),
                    table, won, deal.to_play, None if legal is None else in_hand_order(legal),
                    None if deal.hands is None else tuple(in_hand_order(h) for h in deal.hands),

@@ -1,6 +1,7 @@
 """The feed is a ledger: each fact is announced once, and a later change is a new event that
 says what changed. Folding the feed (each deal's last `deal.finished`/`deal.revised`, each
-violation's last state) gives exactly what the stored verdicts say.
+violation's last state, each trick's last `trick.finished`/`trick.revised`) gives exactly what
+the stored verdicts say.
 
 A write goes from an old verdict to a new one; what the old one made public is what the
 feed has said so far (every accepted write publishes its difference). What was *ever*
@@ -12,7 +13,7 @@ public, and a violation published before is shown again only as the new revision
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from referee.visibility import PublicView
 
@@ -20,6 +21,9 @@ OVER = ("complete", "ended_by_penalty")
 ABANDONED = "abandoned"  # R-32: closed while unfinished; announced once by deal.abandoned, never scored
 DEAL_FIELDS = ("status", "result", "tricks_won", "next_dealer")
 EXTRA_FIELDS = ("claim", "at_close")  # only a claimed deal (R-33, R-34) / one finished at the bell (R-32) has them
+# No card: a card that won a trick of a live deal may be corrected away later, and the ledger
+# keeps what it said (R-31: the table would still be shown a card it has not seen).
+TRICK_FIELDS = ("leader", "winner", "winning_team", "collected_by", "collected")
 Event = tuple[str, dict[str, Any]]
 
 
@@ -46,11 +50,54 @@ def violation_facts(view: PublicView | None) -> dict[tuple, dict]:
     return {violation_key(i, v): v for i, v in view.violations() if not v.get("pending")}
 
 
+def trick_facts(view: PublicView | None, deals: set[int]) -> dict[tuple, dict]:
+    """Per completed trick that counts (the verdict's `tricks`) of `deals`, what the feed
+    says of it, as the view shows it."""
+    if view is None:
+        return {}
+    shown = view.verdict()["deals"]
+    return {(i, t["number"]): {"deal": i, "trick": t["number"], **{k: t[k] for k in TRICK_FIELDS},
+                               "pile": t["pile_after"]}
+            for i in sorted(deals) if i < len(shown) for t in shown[i]["tricks"]}
+
+
+def changed_deals(old: dict | None, new: dict) -> set[int]:
+    """The deals whose verdict a write changed (only their tricks can have changed)."""
+    before = old["deals"] if old is not None else []
+    return {i for i, d in enumerate(new["deals"]) if i >= len(before) or before[i] != d} | \
+        set(range(len(new["deals"]), len(before)))
+
+
 def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], announced_violations: set[tuple],
-         why: str, revision: int) -> list[Event]:
-    """The events that a write from `old` to `new` produces."""
-    return _deal_events(old and old.full_verdict, new.full_verdict, announced_deals, why, revision) + \
+         why: str, revision: int, announced_tricks: Callable[[set[int]], set[tuple]] = lambda deals: set()
+         ) -> list[Event]:
+    """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
+    (deal, trick) pairs of those deals the feed has ever announced."""
+    return _trick_events(old, new, announced_tricks, why, revision) + \
+        _deal_events(old and old.full_verdict, new.full_verdict, announced_deals, why, revision) + \
         _violation_events(old, new, announced_violations, why, revision)
+
+
+def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: str, revision: int) -> list[Event]:
+    """A trick is announced by trick.finished once; a take-back that reopens it, a correction
+    or a penalty that changes or drops it is trick.revised (`now` null: no longer a
+    completed trick that counts), so the feed folds to the verdicts' tricks."""
+    deals = changed_deals(old and old.full_verdict, new.full_verdict)
+    before, after = trick_facts(old, deals), trick_facts(new, deals)
+    keys = sorted(set(before) | set(after))
+    reopened = {key for key in keys if key not in before}
+    ever = announced({deal for deal, _ in reopened}) if reopened and old is not None else set()
+    events: list[Event] = []
+    for key in keys:
+        was, now = before.get(key), after.get(key)
+        if was == now:
+            continue
+        if was is None and key not in ever:
+            events.append(("trick.finished", now))
+        else:
+            events.append(("trick.revised", {"deal": key[0], "trick": key[1], "previous": was, "now": now,
+                                             "why": why, "revision": revision}))
+    return events
 
 
 def _deal_events(old, new, announced: set[int], why: str, revision: int) -> list[Event]:

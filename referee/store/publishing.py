@@ -26,7 +26,8 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     new = after.verdict
     deals, violations, ended = announced(s, m) if old is not None else (set(), set(), False)
     events = ledger.diff(PublicView(before.record, old) if before is not None else None,
-                         PublicView(after.record, new), deals, violations, why, m.revision)
+                         PublicView(after.record, new), deals, violations, why, m.revision,
+                         lambda indices: announced_tricks(s, m, indices))
     if finished_now and not finished_before and not ended:
         payload = {"match": new["match"]}
         if kind == "close":
@@ -54,6 +55,14 @@ def announced(s: Session, m: Match) -> tuple[set[int], set[tuple], bool]:
     deals = {p["deal"] for t, p in rows if t in ("deal.finished", "deal.abandoned")}
     violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
     return deals, violations, any(t == "match.finished" for t, _ in rows)
+
+
+def announced_tricks(s: Session, m: Match, deals: set[int]) -> set[tuple]:
+    """The (deal, trick) pairs of these deals that this match's feed has ever announced."""
+    rows = s.scalars(select(FeedEvent.payload).where(
+        FeedEvent.match_id == m.id, FeedEvent.type == "trick.finished",
+        FeedEvent.payload["deal"].as_integer().in_(sorted(deals)))).all()
+    return {(p["deal"], p["trick"]) for p in rows}
 
 
 class Feed:

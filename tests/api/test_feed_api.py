@@ -12,9 +12,11 @@ def test_feed_over_http_pages_with_the_cursor(store_client):
     r = store_client.get(f"/v1/tournaments/{t['id']}/feed?limit=2")
     validate_response(r, "/v1/tournaments/{tournament_id}/feed", "get")
     page = r.get_json()
-    assert [e["type"] for e in page["events"]] == ["deal.finished", "deal.finished"]
+    assert [e["type"] for e in page["events"]] == ["trick.finished", "trick.finished"]
     rest = store_client.get(f"/v1/tournaments/{t['id']}/feed?after={page['next_cursor']}").get_json()
-    assert [e["seq"] for e in rest["events"]] == [3] and rest["next_cursor"] == "3"
+    # three matches of seven tricks: seven trick.finished and a deal.finished each
+    assert [e["seq"] for e in rest["events"]] == list(range(3, 25)) and rest["next_cursor"] == "24"
+    assert [e["type"] for e in rest["events"]][-1] == "deal.finished"
     assert store_client.get(f"/v1/tournaments/{t['id']}/feed?after=-1").status_code == 422
 
 

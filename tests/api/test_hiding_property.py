@@ -56,6 +56,31 @@ def check_deal(where, obj, seen, suit):
         assert obj["trump"]["suit"] == suit, where
 
 
+def open_trick(events):
+    """The cards on the table after the last event, take-backs applied, from the events alone
+    (a trick of four is closed by the next event that is not a take-back, or the record's end)."""
+    trick = []
+    for j, e in enumerate(events):
+        if e.get("take_back"):
+            trick.pop(max(k for k, c in enumerate(trick) if c["seat"] == e["seat"]))
+            continue
+        if len(trick) == 4:
+            trick = []
+        if "play" in e:
+            trick.append({"seat": e["seat"], "card": e["play"], "face_down": bool(e.get("face_down")), "event": j})
+    return [] if len(trick) == 4 else trick
+
+
+def check_table(where, nxt, deal, seen, suit, keyed):
+    """`next.table`: the open trick of the current record; without the key no face of a
+    face-down card and no card the table has not seen."""
+    want = open_trick(deal.get("events", []))
+    if not keyed:
+        want = [dict(c, card=None) if c["face_down"] else c for c in want]
+        check_deal(where, nxt, seen, suit)
+    assert nxt["table"] == want, (where, nxt["table"], want)
+
+
 def check_page(where, html, live):
     for match in SECTION.finditer(html):
         index = int(match.group(1))
@@ -77,6 +102,9 @@ def check_everything(client, t, mid, revisions=True):
     live = {i: table_of(d) for i, (d, v) in enumerate(zip(keyed["record"]["deals"], keyed["verdict"]["deals"]))
             if v["status"] not in OVER}
     count = len(client.get(f"/v1/matches/{mid}/revisions").get_json()["revisions"]) if revisions else 0
+    nxt = keyed["verdict"]["next"]
+    if nxt and nxt.get("deal") in live and keyed["verdict"]["deals"][nxt["deal"]]["status"] == "in_progress":
+        check_table("next, with the key", nxt, keyed["record"]["deals"][nxt["deal"]], *live[nxt["deal"]], keyed=True)
     readings = [("match", client.get(f"/v1/matches/{mid}").get_json(), client.get(f"/matches/{mid}"))]
     readings += [(f"revision {n}", client.get(f"/v1/matches/{mid}/revisions/{n}").get_json(),
                   client.get(f"/matches/{mid}/revisions/{n}")) for n in range(1, count + 1)]
@@ -92,6 +120,11 @@ def check_everything(client, t, mid, revisions=True):
         nxt = data["verdict"]["next"]
         if nxt and nxt.get("to_play") is not None and nxt.get("deal") in live:
             assert nxt["legal"] is None and "face_down" not in nxt and "reveal" not in nxt, where
+            if where == "match":
+                check_table(f"{where} next", nxt, keyed["record"]["deals"][nxt["deal"]], *live[nxt["deal"]], keyed=False)
+            else:  # an older revision's open trick, as the table sees it now
+                assert all(c["card"] is None or c["card"] in live[nxt["deal"]][0] for c in nxt["table"]), where
+                assert all(c["card"] is None for c in nxt["table"] if c["face_down"]), where
         check_page(f"{where} page", page.get_data(as_text=True), live)
     return live
 

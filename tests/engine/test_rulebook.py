@@ -17,7 +17,7 @@ PREFIXES = "table|trick|revoke|trump|collection|pile|end|streak|score|mendikot|m
 CITED = re.compile(rf"[\"'](R-\d+|(?:{PREFIXES})\.[a-z0-9_.-]+)[\"']")
 
 
-FEED_EVENTS = {"match.finished", "match.revised"}  # the feed's event types, not rule ids
+FEED_EVENTS = {"match.finished", "match.revised", "trick.finished", "trick.revised"}  # the feed's event types, not rule ids
 
 
 def cited_in_code() -> set[str]:

@@ -4,13 +4,13 @@ import threading
 import pytest
 
 from referee.store.errors import Conflict
-from tests.helpers import ev, round_robin_hands, won_by
+from tests.helpers import ev, round_robin_hands, untricked, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
 
 
 def all_events(store, tid, key):
-    return store.feed(tid, key, 0, 1000)["events"]
+    return untricked(store.feed(tid, key, 0, 1000)["events"])
 
 
 def test_live_play_publishes_deals_violations_and_the_match_end(store):
@@ -25,7 +25,7 @@ def test_live_play_publishes_deals_violations_and_the_match_end(store):
     assert [e["type"] for e in events] == ["deal.finished", "violation.found"]
     assert events[0]["payload"]["result"]["kind"] == "penalty_court"
     assert events[1]["payload"]["violation"]["code"] == "revoke" and events[1]["payload"]["deal"] == 0
-    assert [e["seq"] for e in events] == [1, 2] and all(e["time"].endswith("Z") for e in events)
+    assert [e["seq"] for e in events] == [2, 3] and all(e["time"].endswith("Z") for e in events)  # after trick 1's trick.finished
     assert all(e["tournament"] == t.id and e["match"] == view.match.id for e in events)
     # Finish the match: three callers' courts more (3 points each) reach 10+.
     for dealer, winners in ((2, [3] * 7), (0, [1] * 7), (2, [3] * 7)):
@@ -75,7 +75,7 @@ def test_the_cursor_resumes_without_skips_or_repeats(store):
             break
         seen += [e["seq"] for e in page["events"]]
         cursor = int(page["next_cursor"])
-    assert seen == list(range(1, 6))
+    assert seen == list(range(1, 5 * 8 + 1))  # five matches: seven trick.finished and a deal.finished each
 
 
 def test_a_reader_resuming_during_concurrent_writes_sees_every_event_exactly_once(store):
@@ -107,6 +107,6 @@ def test_a_reader_resuming_during_concurrent_writes_sees_every_event_exactly_onc
         th.join()
     done.set()
     r.join()
-    total = len(all_events(store, t.id, key))
-    assert total == 3 * 6
+    total = len(store.feed(t.id, key, 0, 1000)["events"])
+    assert total == 3 * 6 * (11 + 1)  # each deal: eleven trick.finished, then its deal.finished
     assert seen == list(range(1, total + 1))

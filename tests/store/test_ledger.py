@@ -2,6 +2,8 @@
 violation.found; a later change is deal.revised / violation.revised / violation.withdrawn.
 Folding the feed gives the stored verdicts' results, violations and standings."""
 import random
+import re
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,22 +12,40 @@ from referee.app import create_app
 from referee.engine import resolve
 from referee.engine.simulate import random_deal
 from tests.api.spec import validate_response
-from tests.helpers import auth, ev, won_by
+from tests.helpers import auth, ev, untricked, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
 
 
 def events_of(store, tid, key):
-    return store.feed(tid, key, 0, 10_000)["events"]
+    return untricked(store.feed(tid, key, 0, 10_000)["events"])
+
+
+def readme_fold(events):
+    """The README's own fold example, run as printed: its tricks and per-match courts."""
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    [code] = [c for c in re.findall(r"```python\n(.*?)```", text, re.S) if "/feed, in order" in c]
+    names = {"events": events}
+    exec(code, names)
+    return {k: _bare(t) for k, t in names["tricks"].items() if t is not None}, names["courts"]
+
+
+def _bare(trick):
+    """A trick's state without the `match` every payload names (trick.revised's `now` has none)."""
+    return {k: v for k, v in trick.items() if k != "match"}
 
 
 def fold(events):
-    """The README's fold, as a client writes it (not the referee's code)."""
-    results, violations, standings = {}, {}, None
+    """The fold, as a client writes it (not the referee's code), with the standings too."""
+    results, violations, tricks, standings = {}, {}, {}, None
     for e in events:
         p, key = e["payload"], (e["match"], e["payload"].get("deal"))
         if e["type"] in ("deal.finished", "deal.revised"):
             results[key] = p["result"]
+        elif e["type"] == "trick.finished":
+            tricks[key + (p["trick"],)] = _bare(p)
+        elif e["type"] == "trick.revised":
+            tricks[key + (p["trick"],)] = p["now"]  # None: no longer a completed trick that counts
         elif e["type"] in ("violation.found", "violation.revised"):
             v = p["violation"]
             violations[key + (v["event"], v["code"])] = v
@@ -34,7 +54,8 @@ def fold(events):
             violations.pop(key + (v["event"], v["code"]), None)
         elif e["type"] == "standings.changed":
             standings = p["standings"]
-    return {k: r for k, r in results.items() if r is not None}, violations, standings
+    return ({k: r for k, r in results.items() if r is not None}, violations,
+            {k: t for k, t in tricks.items() if t is not None}, standings)
 
 
 def test_a_take_back_after_the_fourth_card_revises_the_deal_and_never_announces_it_twice(store):
@@ -174,18 +195,23 @@ def stored(client, t, mids):
     from referee.store.feed import OVER
     from referee.visibility import public_violations
 
-    results, violations = {}, {}
+    results, violations, tricks = {}, {}, {}
     for mid in mids:
         got = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
         verdict = got["verdict"]
         for i, d in enumerate(verdict["deals"]):
             if d["status"] in OVER and d["result"] is not None:
                 results[(mid, i)] = d["result"]
+            for trick in d["tricks"]:  # the completed tricks that count, as the verdict lists them
+                tricks[(mid, i, trick["number"])] = {
+                    "deal": i, "trick": trick["number"], "pile": trick["pile_after"],
+                    **{k: trick[k] for k in ("leader", "winner", "winning_team", "collected_by",
+                                             "collected")}}
         for i, v in public_violations(got["record"], verdict):
             if not v["pending"]:
                 violations[(mid, i, v["event"], v["code"])] = v
     standings = client.get(f"/v1/tournaments/{t['id']}/standings").get_json()["standings"]
-    return results, violations, standings
+    return results, violations, tricks, standings
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
@@ -198,16 +224,25 @@ def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
         rng = random.Random(seed)
         mids = [play_live(client, t, preset, rng) for _ in range(2)]
         r = client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000")
+        assert len(r.get_json()["events"]) < 1000  # the whole feed in one page
         validate_response(r, "/v1/tournaments/{tournament_id}/feed", "get")  # every event type in the contract
         feed = r.get_json()["events"]
-        results, violations, standings = fold(feed)
-        want_results, want_violations, want_standings = stored(client, t, mids)
+        results, violations, tricks, standings = fold(feed)
+        want_results, want_violations, want_tricks, want_standings = stored(client, t, mids)
         assert results == want_results
         assert violations == want_violations
+        assert tricks == want_tricks
+        readme_tricks, courts = readme_fold(feed)
+        assert readme_tricks == want_tricks
+        for mid in mids:  # the README's per-match sums are each match's own totals
+            match = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]["match"]
+            assert courts.get(mid, [0, 0]) == match["courts"], mid
         if standings is not None:
             assert standings == want_standings
         announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] in ("deal.finished", "deal.abandoned")]
         ended = [e["match"] for e in feed if e["type"] == "match.finished"]
+        finished = [(e["match"], e["payload"]["deal"], e["payload"]["trick"]) for e in feed if e["type"] == "trick.finished"]
         assert len(announced) == len(set(announced)) and len(ended) == len(set(ended))
+        assert len(finished) == len(set(finished))
     finally:
         app.extensions["referee.store"].db.dispose()
