@@ -400,8 +400,7 @@ def _next_in_deal(index: int, deal: Deal) -> dict:
         "reveal": deal.can_reveal(), "face_down": deal.can_play_face_down(),
         "trump_hidden": deal.trump.is_hidden,
         "pile": deal.collection.pile,
-        "table": [{"seat": p.seat, "card": p.card.text, "face_down": p.face_down, "event": p.event}
-                  for p in deal.on_table],
+        "table": _table(deal),
     }
     if deal.trump.is_hidden:
         after = deal.legal_after_reveal()
@@ -416,8 +415,14 @@ def _next_answer(index: int, deal: Deal) -> dict:
     claim = deal.claimed
     return {"deal": index, "dealer": deal.dealer, "caller": deal.caller, "trick": deal.number,
             "to_play": None, "legal": None, "reveal": False, "face_down": False, "trump_hidden": False,
-            "pile": deal.collection.pile, "claim": {"seat": claim.seat, "tricks": claim.tricks, "event": claim.event,
-                                                    "answer_from": claim.answer_from, "rule": ["R-33"]}}
+            "pile": deal.collection.pile, "table": _table(deal),
+            "claim": {"seat": claim.seat, "tricks": claim.tricks, "event": claim.event,
+                      "answer_from": claim.answer_from, "rule": ["R-33"]}}
+
+
+def _table(deal: Deal) -> list[dict]:
+    """The open trick's cards, as `next.table` lists them."""
+    return [{"seat": p.seat, "card": p.card.text, "face_down": p.face_down, "event": p.event} for p in deal.on_table]
 
 
 def adjudicate_dict(data: Any) -> dict[str, Any]:
