@@ -16,9 +16,14 @@ def wants_html() -> bool:
     return accept["text/html"] > max(accept["application/json"], accept["application/problem+json"])
 
 
+# The pages a private tournament's read key opens, and the script that sends it.
+KEY_PAGES = {"pages_tournaments.tournamentPage": "tournament.js", "pages_view.match": "referee.js",
+             "pages_view.revision": "referee.js"}
+
+
 def not_found_page(detail: str):
-    key_form = request.endpoint == "pages_tournaments.tournamentPage"
-    return render_template("not_found.html", detail=detail, key_form=key_form), 404
+    script = KEY_PAGES.get(request.endpoint or "")
+    return render_template("not_found.html", detail=detail, key_form=script is not None, script=script), 404
 
 
 def register(app: Flask) -> None:

@@ -17,7 +17,10 @@ from referee.api.verdicts import load_record, read_json
 from referee.engine import Record, Step, deal_steps, judge, resolve
 from referee.visibility import PublicView
 
+from referee.store.errors import Forbidden, NotFound, Unauthorized
+
 from .cards import card_view, seat_names
+from .errors import wants_html
 
 bp = Blueprint("pages_view", __name__)
 
@@ -78,9 +81,22 @@ def _form_again(text: str, status: int, title: str, problems: list[dict]):
     return render_template("landing.html", text=text, problems={"title": title, "errors": problems}), status
 
 
+def _readable(load: Callable[[], Any]) -> Any:
+    """A private tournament's match page without its read key (or with a wrong one) is, for a
+    browser, the not-found page with the key form (its existence is not told, as for the
+    tournament's page); other clients keep the 401/403 problem."""
+    try:
+        return load()
+    except (Unauthorized, Forbidden):
+        if not wants_html():
+            raise
+        raise NotFound("no match here that this reader may see (a private tournament's match needs its read key)"
+                       ) from None
+
+
 @bp.get("/matches/<match_id>", endpoint="match")
 def match_page(match_id: str):
-    view = _store().get_match(match_id, bearer_key())
+    view = _readable(lambda: _store().get_match(match_id, bearer_key()))
     if view.etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
         return Response(status=304, headers={"ETag": view.etag})
     full_record = view.revision.record
@@ -108,7 +124,7 @@ def match_deal(match_id: str, index: int):
 
 @bp.get("/matches/<match_id>/revisions/<int:number>", endpoint="revision")
 def revision_page(match_id: str, number: int):
-    revision = _store().revision_view(match_id, number, bearer_key())
+    revision = _readable(lambda: _store().revision_view(match_id, number, bearer_key()))
     full_record = revision["full_record"]
     page = _page(full_record, None, full=revision["full"], live=False, match=revision, public=revision["view"],
                  steps=_replayed(full_record),

@@ -271,11 +271,17 @@
   function refresh() {
     return fetch(location.pathname, {headers: headers(), cache: "no-store"}).then(function (r) {
       if (r.status === 304) { return; }
+      var locked = document.getElementById("not-found");  // a private match opened without its key
+      if (locked && r.status !== 200) {
+        var state = document.getElementById("key-state");
+        if (state) { state.textContent = "That key does not open this match."; }
+        return;
+      }
       etag = r.headers.get("ETag");
       return r.text().then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("verdict");
-        var old = document.getElementById("verdict");
+        var old = document.getElementById("verdict") || locked;
         if (fresh && old) {
           var keep = active ? {deal: active.deal, cursor: active.cursor, last: active.cursor === active.steps.length - 1} : null;
           old.replaceWith(fresh);
@@ -302,7 +308,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     init();
     var verdict = document.getElementById("verdict");
-    if (verdict && verdict.dataset.live) {
+    // A live match, or a private one opened without its key (the key form opens it): followed.
+    if ((verdict && verdict.dataset.live) || document.getElementById("not-found")) {
       if (sessionStorage.getItem("referee-key:" + location.pathname)) { refresh(); }
       setInterval(function () {
         var v = document.getElementById("verdict");

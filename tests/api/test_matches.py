@@ -325,3 +325,21 @@ def test_store_endpoints_answer_malformed_json_400_and_oversized_413(store_clien
     assert r.status_code == 413
     r = store_client.post("/v1/tournaments", data="name=x", content_type="text/plain")
     assert r.status_code == 415
+
+
+def test_a_private_tournaments_match_page_is_the_key_form_for_a_browser_and_401_for_others(store_client):
+    """A browser gets the not-found page with the key form (kept in the tab, sent as a
+    header); an API client keeps its 401/403 problem; the read key opens the page."""
+    t = make_tournament(store_client, public=False)
+    mid = post_match(store_client, t, []).get_json()["id"]
+    html = {"Accept": "text/html"}
+    for path in (f"/matches/{mid}", f"/matches/{mid}/revisions/1"):
+        for headers in (html, {**html, **auth("rr_not-the-key")}):
+            r = store_client.get(path, headers=headers)
+            page = r.get_data(as_text=True)
+            assert r.status_code == 404 and r.mimetype == "text/html", path
+            assert 'id="key-form"' in page and "referee.js" in page and 'id="verdict"' not in page, path
+        assert store_client.get(path, headers={"Accept": "application/json"}).status_code == 401
+        assert store_client.get(path).mimetype == "application/problem+json"
+        r = store_client.get(path, headers={**html, **auth(t["read_key"])})
+        assert r.status_code == 200 and 'id="verdict"' in r.get_data(as_text=True), path

@@ -165,3 +165,31 @@ def test_a_page_not_found_is_html_with_a_way_home_and_api_clients_keep_problem_j
         assert json.loads(exc.read())["status"] == 404
     else:
         raise AssertionError("expected a 404")
+
+
+def test_a_private_tournaments_match_page_opens_with_its_read_key_and_follows_the_match(served, browser):
+    """Without the key: the not-found page with the key form (not a 401 problem); a wrong key
+    says so; the read key, kept in the tab and sent as a header, opens the live match."""
+    base, _ = served
+    t = tournament(base, public=False)
+    m, tag = match(base, t, ["A", "B", "C", "D"], [{"dealer": 0, "trump": {"suit": "S"},
+                                                    "events": REVOKE["deals"][0]["events"][:3]}], "table-1")
+    browser.get(f"{base}/matches/{m['id']}")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
+    assert browser.find_elements(By.ID, "verdict") == []
+    browser.find_element(By.ID, "key").send_keys("rr_not-the-key")
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
+    key = browser.find_element(By.ID, "key")
+    key.clear()
+    key.send_keys(t["read_key"])
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: browser.find_elements(By.ID, "verdict"))
+    assert t["read_key"] not in browser.current_url
+    assert browser.find_elements(By.ID, "not-found") == []
+    api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": REVOKE["deals"][0]["events"][3:6]},
+        key=t["key"], etag=tag)  # another client plays on: the page follows it
+    wait_for(lambda: "revoke" in browser.execute_script(  # read at once: the page swaps itself in
+        "var v = document.getElementById('verdict'); return v ? v.textContent.toLowerCase() : '';"))
+    browser.refresh()  # kept in the tab: the page opens itself again
+    wait_for(lambda: browser.find_elements(By.ID, "verdict"))
