@@ -1,7 +1,11 @@
 """The README's console examples run as written against a served app, and print what the
-README shows (ids, keys and times are compared as <id>, <key>, <secret> and <time>)."""
+README shows (ids, keys and times are compared as <id>, <key>, <secret> and <time>). The
+`referee` commands use the served app's database (DATABASE_URL, as on the server itself),
+and the examples run in a scratch directory (with the repository's examples/), so the files
+the director's walk-through writes (an export, a restored database) are its own."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -57,20 +61,25 @@ def served(sqlite_url):
     app = create_app({"DATABASE_URL": sqlite_url})
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    yield f"http://127.0.0.1:{server.server_port}", sqlite_url
     server.shutdown()
     app.extensions["referee.store"].db.dispose()
 
 
 def test_the_readme_examples_print_what_the_readme_shows(served, tmp_path):
+    served, database = served
     pairs = [p for block in console_blocks((ROOT / "README.md").read_text(encoding="utf-8")) for p in block]
     assert len(pairs) > 10
+    assert any(command.startswith(".venv/bin/referee import") for command, _ in pairs)  # the walk-through runs too
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    env = {**os.environ, "DATABASE_URL": database}
     script = []
     for command, _ in pairs:
         command = command.replace("http://127.0.0.1:8000", served)
         command = command.replace(".venv/bin/referee", f"{sys.executable} -m referee.cli")
         script += [command, f"echo '{SEPARATOR}'"]
-    run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=300)
     outputs = run.stdout.split(SEPARATOR + "\n")
     assert len(outputs) == len(pairs) + 1, run.stderr
     for (command, expected), got in zip(pairs, outputs):
