@@ -91,13 +91,10 @@ def test_the_standings_follow_a_match_finished_in_another_client_without_a_reloa
     assert "closed" in rows(browser, "matches")[0]
 
 
-def test_a_private_tournament_is_a_404_page_until_its_read_key_is_entered(served, browser):
-    base, _ = served
-    t = tournament(base, public=False)
-    close(base, t, *match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1"))
-    browser.get(f"{base}/tournaments/{t['id']}")
+def open_with_the_key(browser, t, shown):
+    """On a private page's not-found page: a wrong key says so; the read key shows `shown`."""
     assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
-    assert browser.find_elements(By.ID, "standings") == []
+    assert browser.find_elements(By.ID, shown) == []
     browser.find_element(By.ID, "key").send_keys("rr_not-the-key")
     browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
     wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
@@ -105,7 +102,15 @@ def test_a_private_tournament_is_a_404_page_until_its_read_key_is_entered(served
     key.clear()
     key.send_keys(t["read_key"])
     browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
-    wait_for(lambda: browser.find_elements(By.ID, "standings"))
+    wait_for(lambda: browser.find_elements(By.ID, shown))
+
+
+def test_a_private_tournament_is_a_404_page_until_its_read_key_is_entered(served, browser):
+    base, _ = served
+    t = tournament(base, public=False)
+    close(base, t, *match(base, t, ["A", "B", "C", "D"], REVOKE["deals"], "table-1"))
+    browser.get(f"{base}/tournaments/{t['id']}")
+    open_with_the_key(browser, t, "standings")
     assert browser.find_element(By.TAG_NAME, "h1").text == "Club night"
     assert "revoke" in rows(browser, "disputes")[0]
     assert t["read_key"] not in browser.current_url
@@ -175,16 +180,7 @@ def test_a_private_tournaments_match_page_opens_with_its_read_key_and_follows_th
     m, tag = match(base, t, ["A", "B", "C", "D"], [{"dealer": 0, "trump": {"suit": "S"},
                                                     "events": REVOKE["deals"][0]["events"][:3]}], "table-1")
     browser.get(f"{base}/matches/{m['id']}")
-    assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
-    assert browser.find_elements(By.ID, "verdict") == []
-    browser.find_element(By.ID, "key").send_keys("rr_not-the-key")
-    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
-    wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
-    key = browser.find_element(By.ID, "key")
-    key.clear()
-    key.send_keys(t["read_key"])
-    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
-    wait_for(lambda: browser.find_elements(By.ID, "verdict"))
+    open_with_the_key(browser, t, "verdict")
     assert t["read_key"] not in browser.current_url
     assert browser.find_elements(By.ID, "not-found") == []
     api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": REVOKE["deals"][0]["events"][3:6]},
