@@ -83,7 +83,7 @@ def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
     root.claimed, root.play_all = None, False
     search = ClaimSearch(root, claim.team, limit)
     g = search.value(root)
-    award = _award(claim.tricks, claim.answer, g, lambda k: search.best(root, k) is not None)
+    award = _award(claim.tricks, claim.answer, g, lambda k: search.first(root, k) is not None)
     line = search.best_line(root, award)
     held = g >= claim.tricks
     fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),
@@ -121,6 +121,9 @@ class ClaimSearch:
         self.nodes = 0
         self.bounds: dict = {}
         self.lines: dict = {}
+        self.dead: dict = {}  # (trick start, k, target): no line from there reaches the target
+        self.root = root
+        self._ceilings: dict = {}
 
     def moves(self, pos: Deal) -> list:
         """The legal cards worth trying, lowest first: of touching cards (no card left in
@@ -195,15 +198,69 @@ class ClaimSearch:
         if key is not None and (key, k) in self.lines:
             return self.lines[key, k]
         self._count()
-        found = None
+        found, cap = None, self.ceiling(pos.tricks_won[self.team] + k)
         for card in self.moves(pos):
             after = self.child(pos, card)
             v = self.best(after, k - self.gain(pos, after))
             if v is not None and (found is None or v > found):
                 found = v
+                if cap is not None and v >= cap:
+                    break  # no line does better: the value is exact all the same
         if key is not None:
             self.lines[key, k] = found
         return found
+
+    def ceiling(self, total: int):
+        """The best encoded outcome any end of the deal could give the team when it ends with
+        `total` tricks (no line does better, so a search may stop at it): from the root,
+        every count of the other team's, every first seven, every share of the tens still
+        out, scored by the engine. None for deciding-pair games, whose end the tally does
+        not say."""
+        if total not in self._ceilings:
+            root = self.root
+            self._ceilings[total] = None if root._pairs is not None else \
+                self._best_end(root, total - root.tricks_won[self.team])
+        return self._ceilings[total]
+
+    def _best_end(self, pos: Deal, k: int) -> int:
+        team, won, left = self.team, pos.tricks_won, pos.remaining()
+        tens_out = 4 - sum(pos.tens_won)
+        sevens = {pos.first_seven} if pos.first_seven is not None else {None, 0, 1}
+        facts, best = pos.facts(None), None
+        for other in range(left - k + 1):
+            tricks = [0, 0]
+            tricks[team], tricks[1 - team] = won[team] + k, won[1 - team] + other
+            sweep = 0 if tricks == [13, 0] else 1 if tricks == [0, 13] else None
+            for seven in sevens:
+                for ours in range(tens_out + 1):
+                    tens = [0, 0]
+                    tens[team], tens[1 - team] = pos.tens_won[team] + ours, pos.tens_won[1 - team] + tens_out - ours
+                    end = facts._replace(tricks=tuple(tricks), first_seven=seven, sweep=sweep, tens=tuple(tens))
+                    v = self.scorer.encode_result(self.scorer.result(end), tricks)
+                    best = v if best is None else max(best, v)
+        return best
+
+    def first(self, pos: Deal, k: int, target: int = -(1 << 60)) -> list | None:
+        """The first line, lowest cards first, giving exactly k more tricks with an outcome
+        of at least `target` (any line: no target), or None."""
+        if k < 0 or k > pos.remaining():
+            return None
+        if pos.is_over:
+            if k == 0 and self.scorer.value(pos) >= target:
+                return []
+            return self.first(_played_on(pos), k, target) if pos.court_made else None
+        key = _trick_key(pos)
+        if key is not None and (key, k, target) in self.dead:
+            return None
+        self._count()
+        for card in self.moves(pos):
+            after = self.child(pos, card)
+            rest = self.first(after, k - self.gain(pos, after), target)
+            if rest is not None:
+                return [(pos.to_play, card)] + rest
+        if key is not None:
+            self.dead[key, k, target] = True
+        return None
 
     def best_line(self, pos: Deal, k: int) -> list:
         """The best line giving exactly k more tricks: at each step the lowest card that
