@@ -87,3 +87,20 @@ def test_perfect_play_is_an_accepted_option_value(store_client):
     r = store_client.post("/v1/verdicts", json={"preset": "court-piece", "options": {"abandoned_deal": "perfect_play"},
                                                  "deals": []})
     assert r.status_code == 200
+
+
+def test_a_public_reader_sees_the_hidden_trump_and_the_hands_once_claimed():
+    """R-33: at a claim every hand is faced and the face-down trump shown (visibility.PublicView)."""
+    from referee.engine import adjudicate_dict
+    from referee.visibility import PublicView
+
+    hands, events = endgame(["AH KH QH", "2S JH TH", "AS KS QS", "JS 2D 2C"], [1, 1, 1, 0, 0, 0, 0, 3, 3, 2])
+    deal = {"dealer": 0, "hands": hands, "trump": {"hidden": "2S"}, "events": events}
+    before = {"preset": "rr-hidden-rung", "deals": [deal]}
+    hidden = PublicView(before, adjudicate_dict(before))
+    assert hidden.verdict()["deals"][0]["trump"]["suit"] is None and "hands" not in hidden.record()["deals"][0]
+    claimed = {"preset": "rr-hidden-rung", "deals": [dict(deal, events=events + [{"seat": 2, "claim": 2}])]}
+    view = PublicView(claimed, adjudicate_dict(claimed))
+    trump = view.verdict()["deals"][0]["trump"]
+    assert (trump["suit"], trump["card"], trump["revealed"]["how"]) == ("S", "2S", "claim")
+    assert view.record()["deals"][0]["hands"] == hands and view.verdict()["next"]["claim"]["answer_from"] == [1, 3]
