@@ -7,6 +7,7 @@ from typing import Any
 
 from referee import gctune, jsontext
 from referee.engine import Record, Verdict, judge
+from referee.engine.cards import face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 
@@ -23,7 +24,7 @@ def _trump_text(trump: dict | None) -> str:
     suit = trump.get("suit") or "not yet set"
     text = f"{suit} ({trump['mode']}"
     if trump.get("card"):
-        text += f", card {trump['card']}"
+        text += f", card {face(trump['card'])}"
     if trump["mode"] in ("hidden", "band"):
         rev = trump.get("revealed")
         text += f", shown in trick {rev['trick']} by seat {rev['seat']}" if rev else ", never shown"
@@ -34,9 +35,9 @@ def _trump_text(trump: dict | None) -> str:
 
 def _trick_line(t: dict) -> str:
     cards = " ".join(
-        f"{c['seat']}:{c['card']}{'*' if c.get('trump') else ''}{'(down)' if c.get('face_down') else ''}"
+        f"{c['seat']}:{face(c['card']) if c['card'] else '??'}{'*' if c.get('trump') else ''}{'(down)' if c.get('face_down') else ''}"
         for c in t["cards"])
-    line = f"  trick {t['number']:2}: {cards:<34} -> seat {t['winner']} wins with {t['winning_card']}"
+    line = f"  trick {t['number']:2}: {cards:<34} -> seat {t['winner']} wins with {face(t['winning_card'])}"
     if t.get("reveal"):
         line += f" [trump shown by seat {t['reveal']['seat']}]"
     if t["collected"] > 1:
@@ -49,12 +50,12 @@ def _trick_line(t: dict) -> str:
 
 
 def _plays(line: list[dict]) -> str:
-    return " ".join(f"{p['seat']}:{p['card']}" for p in line) or "none"
+    return " ".join(f"{p['seat']}:{face(p['card'])}" for p in line) or "none"
 
 
 def _claim_lines(c: dict) -> list[str]:
     """R-33, R-34: the claim, its answer and how the referee settled it."""
-    head = f"  claim: seat {c['seat']} claims {c['tricks']} of the remaining tricks (event {c['event']})"
+    head = f"  claim: seat {c['seat']} claims {c['tricks']} of the remaining tricks (event {c['event'] + 1})"
     if c["answer"] is None:
         return [head + ", waiting for an answer"]
     head += f", {'accepted' if c['answer'] == 'accept' else 'disputed'} by seat {c['answered_by']}"
@@ -82,10 +83,10 @@ def _rules(ids) -> str:
 def summary(name: str, verdict: dict[str, Any]) -> str:
     out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s) (* = counted as a trump)"]
     for e in verdict["errors"]:
-        at = f" event {e['event']}" if e["event"] is not None else ""
-        out.append(f"  error {e['code']} in deal {e['deal']}{at}: {e['message']}{_rules(e.get('rule'))}")
+        at = f" event {e['event'] + 1}" if e["event"] is not None else ""
+        out.append(f"  error {e['code']} in deal {e['deal'] + 1}{at}: {e['message']}{_rules(e.get('rule'))}")
     for i, d in enumerate(verdict["deals"]):
-        out.append(f"Deal {i}: dealer {d['dealer']}, caller {d['caller']}, trump {_trump_text(d['trump'])}: {d['status']}")
+        out.append(f"Deal {i + 1}: dealer {d['dealer']}, caller {d['caller']}, trump {_trump_text(d['trump'])}: {d['status']}")
         out.extend(_trick_line(t) for t in d["tricks"])
         if d.get("pile"):
             out.append(f"  left in the pile: {d['pile']}")
@@ -95,12 +96,12 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
         if d.get("at_close"):
             out.extend(_at_close_lines(d["at_close"]))
         for v in d["violations"]:
-            where = f"trick {v['trick']}, event {v['event']}: " if v["trick"] is not None else ""
+            where = f"trick {v['trick']}, event {v['event'] + 1}: " if v["trick"] is not None else ""
             flag = " (decides the deal)" if v["penalty"] else " (corrected)" if v["corrected"] else ""
             out.append(f"  violation {v['code']}{flag}: {where}{v['message']}{_rules(v.get('rule'))}")
         if d.get("ignored_events"):
             ev = d["ignored_events"]
-            out.append(f"  ignored after the penalty: events {ev[0]}-{ev[-1]}{_rules(['R-11'])}")
+            out.append(f"  ignored after the penalty: events {ev[0] + 1}-{ev[-1] + 1}{_rules(['R-11'])}")
         for u in d.get("unproven", []):
             out.append(f"  unproven: {u['message']}")
         r = d["result"]
@@ -119,13 +120,13 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
     n = verdict["next"]
     if n and n.get("claim"):
         c = n["claim"]
-        out.append(f"Next: deal {n['deal']} waits for seat {' or '.join(map(str, c['answer_from']))} to accept or "
+        out.append(f"Next: deal {n['deal'] + 1} waits for seat {' or '.join(map(str, c['answer_from']))} to accept or "
                    f"dispute seat {c['seat']}'s claim of {c['tricks']}{_rules(c['rule'])}")
     elif n and n["to_play"] is not None:
-        legal = f", legal: {' '.join(n['legal'])}" if n.get("legal") else ""
-        out.append(f"Next: deal {n['deal']} trick {n['trick']}, seat {n['to_play']} to play{legal}")
+        legal = f", legal: {' '.join(map(face, n['legal']))}" if n.get("legal") else ""
+        out.append(f"Next: deal {n['deal'] + 1} trick {n['trick']}, seat {n['to_play']} to play{legal}")
     elif n and n["dealer"] is not None:
-        out.append(f"Next: deal {n['deal']}, seat {n['dealer']} deals, seat {n['caller']} calls")
+        out.append(f"Next: deal {n['deal'] + 1}, seat {n['dealer']} deals, seat {n['caller']} calls")
     return "\n".join(out)
 
 

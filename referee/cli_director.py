@@ -130,7 +130,7 @@ def disputes(args) -> int:
         return 0
     for d in page["disputes"]:
         who = f"seat {d['seat']}" + (f" ({d['player']})" if d["player"] else "") if d["seat"] is not None else "-"
-        where = f"deal {d['deal']}" + (f" trick {d['trick']}" if d["trick"] is not None else "")
+        where = f"deal {d['deal'] + 1}" + (f" trick {d['trick']}" if d["trick"] is not None else "")
         flag = "decides the deal" if d["penalty"] else "corrected" if d["corrected"] else "pending" if d["pending"] else ""
         print(f"{d['external_id'] or d['match']}  {where}  {who}  {d['code']}  {flag}  {d['moment']}".replace("    ", "  "))
     print(f"{len(page['disputes'])} dispute(s)")

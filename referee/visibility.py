@@ -16,9 +16,12 @@ import copy
 import re
 from typing import Any
 
+from referee.engine.cards import Card
+
 OVER = ("complete", "ended_by_penalty", "redeal")
 HIDDEN_MODES = ("hidden", "band")
-CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+# A card as JSON fields and codes name it (TH), or as messages write it for people (10♥).
+CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b|(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]")
 # Breaches that exist only once the trump was shown: they would tell its suit.
 TRUMP_BREACHES = frozenset({"must_trump_after_ask", "must_lead_trump_after_reveal", "hidden_card_played"})
 NEXT_SECRETS = ("reveal", "face_down", "legal_after_reveal")
@@ -56,8 +59,7 @@ class Table:
 
     def text(self, text: str, also: frozenset[str] = frozenset()) -> str:
         """A message with each card the table has not seen (and those in `also`) unnamed."""
-        return CARD.sub(lambda m: m.group(0) if m.group(0) in self.seen and m.group(0) not in also
-                        else "a card", text)
+        return CARD.sub(lambda m: m.group(0) if Card.parse(m.group(0)).text in self.seen - also else "a card", text)
 
     def scrub(self, value: Any, also: frozenset[str] = frozenset()) -> Any:
         """Any JSON value with the cards the table has not seen taken out (a card field
@@ -114,17 +116,17 @@ class Table:
         if v.get("led") is not None and v.get("trick") is not None and self.leads.get(v["trick"]) != v["led"]:
             # led by a card corrected away since: its suit is not the table's either
             v["led"] = None
-            v["message"] = f"seat {v['seat']}: {v['code'].replace('_', ' ')} at event {v['event']}"
+            v["message"] = f"seat {v['seat']}: {v['code'].replace('_', ' ')} at event {v['event'] + 1}"
         return self.scrub(v, also)
 
     def unproven(self, entry: dict) -> dict:
         entry = dict(entry)
         if entry.get("face_down"):
             entry["card"] = None
-            entry["message"] = f"seat {entry['seat']} showed out face down at event {entry['event']}"
+            entry["message"] = f"seat {entry['seat']} showed out face down at event {entry['event'] + 1}"
         if entry.get("void") not in (self.leads.get(entry.get("trick")), self.suit):
             entry["void"] = None
-            entry["message"] = f"seat {entry['seat']} showed out at event {entry['event']}"
+            entry["message"] = f"seat {entry['seat']} showed out at event {entry['event'] + 1}"
         return self.scrub(entry)
 
     def on_table(self, cards: list[dict]) -> list[dict]:

@@ -16,7 +16,7 @@ def test_clean_record_exits_0_with_a_summary(tmp_path, capsys):
     assert main(["check", path]) == 0
     out = capsys.readouterr().out
     assert "pile now 6" in out and "team 0 collects 7 tricks" in out
-    assert "Next: deal 0 trick 8, seat 2 to play" in out
+    assert "Next: deal 1 trick 8, seat 2 to play" in out  # deals and events counted from 1
 
 
 def test_violations_exit_1_and_say_trick_and_reason(tmp_path, capsys):
@@ -24,14 +24,14 @@ def test_violations_exit_1_and_say_trick_and_reason(tmp_path, capsys):
               "deals": [deal(0, ev("1:AH 2:2D 3:4H 0:5H"), {"suit": "S"}, round_robin_hands())]}
     assert main(["check", write(tmp_path, "revoke.json", record)]) == 1
     out = capsys.readouterr().out
-    assert "violation revoke (decides the deal): trick 1, event 1: seat 2 played 2D on a heart lead while holding JH" in out
+    assert "violation revoke (decides the deal): trick 1, event 2: seat 2 played 2♦ on a heart lead while holding J♥" in out
     assert "result: team 1 penalty_court" in out and "next dealer: seat 2" in out
 
 
 def test_invalid_record_and_unreadable_files_exit_2(tmp_path, capsys):
     bad = write(tmp_path, "bad.json", {"preset": "court-piece", "deals": [deal(0, ev("0:AH"), {"suit": "S"})]})
     assert main(["check", bad]) == 2
-    assert "error out_of_turn in deal 0 event 0" in capsys.readouterr().out
+    assert "error out_of_turn in deal 1 event 1" in capsys.readouterr().out
     assert main(["check", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
     assert main(["check", write(tmp_path, "junk.json", "{not json")]) == 2

@@ -99,12 +99,12 @@ def test_disputes_list_every_violation_newest_first_with_its_moment_and_filter(s
     found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(d["external_id"], d["seat"], d["player"], d["code"], d["deal"], d["trick"], d["penalty"])
             for d in found] == [("table-1", 2, "C", "revoke", 0, 1, True), ("table-2", 2, "G", "revoke", 0, 1, True)]
-    assert found[0]["moment"] == f"/matches/{first.match.id}?deal=0&event=1"
+    assert found[0]["moment"] == f"/matches/{first.match.id}?deal=1&event=2"
     assert found[0]["rule"] and found[0]["status"] == "finished"
     assert main(["disputes", tid, "--status", "in_progress", "--database", sqlite_url]) == 0
     text = capsys.readouterr().out.splitlines()
-    assert text == [f"table-2  deal 0 trick 1  seat 2 (G)  revoke  decides the deal  /matches/{second.match.id}"
-                    "?deal=0&event=1", "1 dispute(s)"]
+    assert text == [f"table-2  deal 1 trick 1  seat 2 (G)  revoke  decides the deal  /matches/{second.match.id}"
+                    "?deal=1&event=2", "1 dispute(s)"]
     assert main(["disputes", tid, "--code", "renege", "--database", sqlite_url]) == 0
     assert capsys.readouterr().out == "0 dispute(s)\n"
 

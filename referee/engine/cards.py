@@ -10,12 +10,13 @@ SUITS = "SHDC"
 HAND_SUITS = "SHCD"  # a hand as people hold it: black and red suits alternate, each high to low
 SUIT_NAMES = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+SUIT_SYMBOLS = {s: sym for sym, s in _SYMBOLS.items()}
 
 
 class Card:
     """One of the 52 cards. Instances are shared: compare with `is` or `==`."""
 
-    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace", "text")
+    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace", "text", "face")
 
     rank: str
     suit: str
@@ -24,6 +25,7 @@ class Card:
     is_ten: bool
     is_ace: bool
     text: str
+    face: str  # as a person reads it, in messages: 10♥ (the text, TH, is for JSON fields)
 
     def __new__(cls, rank: str, suit: str) -> "Card":
         try:
@@ -41,6 +43,7 @@ class Card:
         object.__setattr__(card, "is_ten", rank == "T")
         object.__setattr__(card, "is_ace", rank == "A")
         object.__setattr__(card, "text", rank + suit)  # the canonical text, ready for output
+        object.__setattr__(card, "face", ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit])
         return card
 
     def __setattr__(self, name, value):
@@ -67,6 +70,11 @@ class Card:
 
     def __lt__(self, other: "Card") -> bool:
         return self.index < other.index
+
+
+def face(text: str) -> str:
+    """A card's text (TH) as a person reads it (10♥)."""
+    return Card.parse(text).face
 
 
 def in_hand_order(cards) -> tuple[Card, ...]:

@@ -87,7 +87,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
                               + ", ".join(str(len(h)) for h in hands))
         if len(set().union(*hands)) != 52:
             cards = [c for h in hands for c in h]
-            twice = sorted({str(c) for c in cards if cards.count(c) > 1})
+            twice = [c.face for c in sorted({c for c in cards if cards.count(c) > 1})]
             raise RecordError("bad_hands", f"hands must hold the 52 cards once each; repeated: {', '.join(twice)}")
         self.dealt = hands
         return [set(h) for h in hands]
@@ -131,7 +131,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
 
     def _turned_up(self, spec: TrumpSpec, mode: str) -> Trump:
         if spec.suit is not None and spec.suit != spec.blind.suit:
-            raise self._bad_trump(f"suit {spec.suit} does not match the turned-up card {spec.blind}")
+            raise self._bad_trump(f"suit {spec.suit} does not match the turned-up card {spec.blind.face}")
         return Trump(mode, spec.blind.suit, card=spec.blind)
 
     def _hidden_trump(self, spec: TrumpSpec, mode: str) -> Trump:
@@ -139,9 +139,9 @@ class Deal(HiddenTrumpRules, ClaimRules):
         if card is None:
             raise self._bad_trump(f"trump mode \"{mode}\" needs the face-down card: {{\"hidden\": CARD}}")
         if self.hands is not None and card not in self.dealt[self.caller][:5]:
-            raise self._bad_trump(f"the hidden card {card} is not among the caller's (seat {self.caller}) first five cards")
+            raise self._bad_trump(f"the hidden card {card.face} is not among the caller's (seat {self.caller}) first five cards")
         if spec.suit is not None and spec.suit != card.suit:
-            raise self._bad_trump(f"suit {spec.suit} does not match the hidden card {card}")
+            raise self._bad_trump(f"suit {spec.suit} does not match the hidden card {card.face}")
         return Trump(mode, card.suit, card=card, band_reveal=self.options.band_reveal)
 
     def _check_blind_card(self, card: Card) -> None:
@@ -150,7 +150,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
         seats = range(4) if self.options.pass_once else [self.caller]
         if not any(card in self.dealt[s][5:] for s in seats):
             where = "any player's" if self.options.pass_once else f"the caller's (seat {self.caller})"
-            raise self._bad_trump(f"the blind card {card} is not among {where} cards 6-13")
+            raise self._bad_trump(f"the blind card {card.face} is not among {where} cards 6-13")
 
     def _check_caller(self, by: int | None) -> None:
         if by is None or by == self.caller:
@@ -170,7 +170,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
         if not self.options.weak_hand_redeal:
             why = "weak_hand_redeal is off"
         elif self.hands is not None and any(c.strength >= 9 for c in self.dealt[self.caller][:5]):
-            high = [str(c) for c in self.dealt[self.caller][:5] if c.strength >= 9]
+            high = [c.face for c in self.dealt[self.caller][:5] if c.strength >= 9]
             why = f"the caller's first five hold {', '.join(high)} (a Jack or higher)"
         else:
             return
@@ -357,7 +357,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
         trump = self.trump
         k = self.filled if self.first_back is None else self.position
         if seat != (self.leader + k) & 3:
-            self._check_turn(seat, i, lambda: f"plays {card}")
+            self._check_turn(seat, i, lambda: f"plays {card.face}")
         hand = self._held[seat]
         # A played card has left the hand, so one test covers both errors.
         if card not in hand or card is self._set_aside:
@@ -379,19 +379,19 @@ class Deal(HiddenTrumpRules, ClaimRules):
 
     def _check_card(self, seat: int, card: Card, i: int) -> None:
         if self._was_played(card):
-            raise RecordError("card_played_twice", f"seat {seat} plays {card}, which was already played in this deal", i)
+            raise RecordError("card_played_twice", f"seat {seat} plays {card.face}, which was already played in this deal", i)
         if self.trump.card is card and self.trump.is_concealed_mode and seat != self.caller:
-            raise RecordError("card_not_in_hand", f"seat {seat} plays {card}, but it is the caller's "
+            raise RecordError("card_not_in_hand", f"seat {seat} plays {card.face}, but it is the caller's "
                               f"(seat {self.caller}) face-down trump card", i)
         if self.hands is not None and card not in self.hands[seat]:
             owner = next((s for s in range(4) if card in self.hands[s]), None)
             where = f"it was dealt to seat {owner}" if owner is not None else "it is not in their hand"
-            raise RecordError("card_not_in_hand", f"seat {seat} plays {card}, but {where}", i)
+            raise RecordError("card_not_in_hand", f"seat {seat} plays {card.face}, but {where}", i)
 
     def _follow(self, seat: int, card: Card, face_down: bool, i: int) -> None:
         led, trump = self.led, self.trump
         if face_down and card.suit == led:
-            v = Violation("revoke", seat, f"seat {seat} played {card} face down on a "
+            v = Violation("revoke", seat, f"seat {seat} played {card.face} face down on a "
                           f"{SUIT_NAMES[led]} lead: a card of the suit led must be played face up",
                           self.number, i, card, led, "hand", None, i)
             v.extra_rules = ("trump.hidden.face-down", "R-13")
@@ -423,10 +423,10 @@ class Deal(HiddenTrumpRules, ClaimRules):
         played = self.slots[k]
         possible_revoke = self._may_be_illegal(played)
         if self.first_back is None and not possible_revoke:
-            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card}, which was a legal play: "
+            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card.face}, which was a legal play: "
                               "a take-back must first correct a possible revoke", i)
         if self.first_back is not None and k <= self.first_back and not possible_revoke:
-            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card}, but only players who "
+            raise RecordError("bad_take_back", f"seat {seat} takes back {played.card.face}, but only players who "
                               "played after the revoke may take back their cards", i)
         if self.first_back is None:
             self.first_back = k

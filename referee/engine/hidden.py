@@ -131,7 +131,7 @@ class HiddenTrumpRules:
             self._reveal_trump(seat, i, "last_card")
             return
         v = Violation("hidden_card_played", seat,
-                      f"seat {seat} played the hidden trump card {card} while it was face down",
+                      f"seat {seat} played the hidden trump card {card.face} while it was face down",
                       self.number, i, card, self.led, "hand", None, i)
         if self.trump.mode == "band":
             v.extra_rules = ("trump.band", "R-23")

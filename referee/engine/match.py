@@ -283,14 +283,14 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
     last: Deal | None = None
     for index, rec in enumerate(record.deals):
         if match.winner is not None:
-            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index}",
+            errors.append(_error("play_after_end", index, None, f"the match was won by team {match.winner} before deal {index + 1}",
                                  ["record.after-end", "match.target", "R-20"]))
             deals.append(DealVerdict(rec.dealer, None, "invalid"))
             expected = last = None
             continue
         if last is not None and not last.is_complete and not last.redeal and deals[-1].status == "in_progress":
             errors.append(_error("unfinished_deal_not_last", index - 1, None,
-                                 f"deal {index - 1} is unfinished, but deal {index} follows it"))
+                                 f"deal {index} is unfinished, but deal {index + 1} follows it"))
             deals[-1].status = "invalid"
         kept = [] if steps is True or (steps and index in steps) else None
         deal, error = replay_deal(options, rec, kept)
@@ -303,7 +303,7 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
             continue
         if expected is not None and rec.dealer != expected:
             deal.violations.insert(0, Violation(
-                "wrong_dealer", rec.dealer, f"seat {rec.dealer} dealt, but by the rules seat {expected} deals deal {index}"))
+                "wrong_dealer", rec.dealer, f"seat {rec.dealer} dealt, but by the rules seat {expected} deals deal {index + 1}"))
         report = _deal_verdict(match, deal, error)
         report.steps = kept
         deals.append(report)

@@ -20,7 +20,7 @@ class Event(NamedTuple):
 
     def describe(self) -> str:
         if self.kind == PLAY:
-            return f"seat {self.seat} plays {self.card}{' face down' if self.face_down else ''}"
+            return f"seat {self.seat} plays {self.card.face}{' face down' if self.face_down else ''}"
         if self.kind == REVEAL:
             return f"seat {self.seat} reveals the trump"
         return f"seat {self.seat} takes back their card"

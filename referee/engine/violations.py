@@ -97,12 +97,12 @@ class Claim:
         self.band = band    # made by band's automatic reveal, not by an ask
 
     def violation(self, proof: str, evidence: Card, proof_event: int | None) -> Violation:
-        what = _WHAT.get(self.code, self.code).format(card=self.card, led=SUIT_NAMES.get(self.led, self.led))
+        what = _WHAT.get(self.code, self.code).format(card=self.card.face if self.card else None, led=SUIT_NAMES.get(self.led, self.led))
         if proof == "hand":
-            why = f"while holding {evidence}"
+            why = f"while holding {evidence.face}"
         else:
             another = "another " if self.code == "hidden_card_played" else "a "
-            why = f"and later played {evidence} (event {proof_event}), so held {another}{SUIT_NAMES[self.suit]}"
+            why = f"and later played {evidence.face} (event {proof_event + 1}), so held {another}{SUIT_NAMES[self.suit]}"
         v = Violation(self.code, self.seat, f"seat {self.seat} {what} {why}", self.trick, self.event,
                       self.card, self.led, proof, proof_event, self.play_event, self)
         v.proof_card = evidence
@@ -120,6 +120,6 @@ class Claim:
     def _unproven_message(self) -> str:
         suit = SUIT_NAMES[self.suit]
         if self.code == "hidden_card_played":
-            return (f"seat {self.seat} followed with the face-down trump card {self.card} at event {self.event}; "
+            return (f"seat {self.seat} followed with the face-down trump card {self.card.face} at event {self.event + 1}; "
                     f"whether they held another {suit} is not known yet")
-        return f"seat {self.seat} showed out of {suit}s at event {self.event} and was never contradicted"
+        return f"seat {self.seat} showed out of {suit}s at event {self.event + 1} and was never contradicted"

@@ -19,7 +19,7 @@ from referee.visibility import PublicView
 
 from referee.store.errors import Forbidden, NotFound, Unauthorized
 
-from .cards import card_view, seat_names
+from .cards import card_view, said, seat_names
 from .errors import wants_html
 
 bp = Blueprint("pages_view", __name__)
@@ -31,7 +31,7 @@ StepsOf = Callable[[int], "list[Step] | None"]
 
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"card_view": card_view}
+    return {"card_view": card_view, "said": said}
 
 
 @bp.get("/", endpoint="landing")

@@ -90,7 +90,7 @@
     });
     root.querySelector(".position").textContent = this.line(k, step);
     this.legalLine(step);
-    var url = "?deal=" + this.deal + "&event=" + step.event;
+    var url = "?deal=" + (this.deal + 1) + "&event=" + (step.event + 1);
     root.querySelector(".permalink").setAttribute("href", url);
     if (push) { history.replaceState(null, "", url + "#deal-" + this.deal); }
     var mark = document.querySelectorAll(".play.current");
@@ -103,12 +103,23 @@
   // The step bar: what the engine's replay holds at this event (nothing is counted here).
   Stepper.prototype.line = function (k, step) {
     var trump = step.trump ? SYMBOL[step.trump] + " " + SUIT[step.trump] : (step.trump_hidden ? "hidden" : "not set");
-    var parts = ["Step " + k + " of " + (this.steps.length - 1) + ": " + step.note, "trick " + step.trick];
+    var parts = [this.moment(step) + ": " + this.said(step.note), "trick " + step.trick];
     if (step.won) { parts.push(this.wonText(step.won)); }
     parts.push("tricks " + step.tricks_won.join("–"));
     if (this.root.dataset.piles) { parts.push("pile " + step.pile); }
     parts.push("trump " + trump);
     return parts.join(" · ");
+  };
+
+  // Deals and events as people count them, from 1 (the step's `event` is the record's index).
+  Stepper.prototype.moment = function (step) {
+    if (step.event < 0) { return "Before event 1"; }
+    return "Event " + (step.event + 1) + " of " + this.root.dataset.events;
+  };
+
+  Stepper.prototype.said = function (text) {
+    var names = this.names;
+    return text.replace(/\bseat ([0-3])\b/g, function (_, seat) { return names[Number(seat)]; });
   };
 
   Stepper.prototype.wonText = function (won) {
@@ -121,7 +132,7 @@
     var el = this.root.querySelector(".legal-text");
     el.textContent = "";
     if (step.error) {
-      el.textContent = "Stopped: " + step.note;
+      el.textContent = "Stopped: " + this.said(step.note);
     } else if (step.referee) {
       this.ruleNote(el, "Played by the referee: the deal is finished by perfect play", "R-34", "rules R-34, R-32");
     } else if (step.ignored) {
@@ -225,10 +236,10 @@
     });
     var params = new URLSearchParams(location.search);
     var opened = Promise.resolve(null);
-    if (params.has("deal")) {
-      opened = stepperOf(params.get("deal")).then(function (s) {
+    if (params.has("deal")) {  // ?deal=1&event=6: the sixth event of the first deal (event=0: the deal dealt)
+      opened = stepperOf(String(Number(params.get("deal")) - 1)).then(function (s) {
         if (!s) { return null; }
-        if (!s.goToEvent(Number(params.get("event")), false)) { s.show(0, false); }
+        if (!s.goToEvent(Number(params.get("event")) - 1, false)) { s.show(0, false); }
         document.getElementById("deal-" + s.deal).scrollIntoView();
         return s;
       });

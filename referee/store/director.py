@@ -56,8 +56,9 @@ def standings_with_rules(finished: list[Head]) -> list[dict]:
 
 
 def moment(mid: str, deal: int, event: int | None) -> str:
-    """The address of a moment on the match page."""
-    return f"/matches/{mid}?deal={deal}" + (f"&event={event}" if event is not None else "")
+    """The address of a moment on the match page: the deal and event as people count them, from 1
+    (the fields `deal` and `event` are the record's 0-based indexes)."""
+    return f"/matches/{mid}?deal={deal + 1}" + (f"&event={event + 1}" if event is not None else "")
 
 
 def disputes_of(h: Head, full: bool) -> list[dict[str, Any]]:

@@ -51,7 +51,8 @@ def judge(record: dict) -> dict:
     verdict = adjudicate_dict(record)
     if not verdict["valid"]:
         first = verdict["errors"][0]
-        raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal']}, event {first['event']})",
+        at = "" if first["event"] is None else f", event {first['event'] + 1}"
+        raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal'] + 1}{at})",
                        errors=verdict["errors"])
     return verdict
 

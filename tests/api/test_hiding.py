@@ -117,9 +117,17 @@ RANK_OF = {"ace": "A", "king": "K", "queen": "Q", "jack": "J", "ten": "T", "nine
 STEPS = re.compile(r'<script type="application/json" class="steps">(.*?)</script>', re.S)
 
 
+FACE = re.compile(r"(?<![\w])(10|[2-9JQKA])([♠♥♦♣])")
+SYMBOL_OF = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+
+
 def cards_named(text):
-    """Every card a text names: by code (JSON, messages) or by its spoken name (the page)."""
-    return set(CARD.findall(text)) | {RANK_OF[r] + s[0].upper() for r, s in LABEL.findall(text)}
+    """Every card a text names: by code (JSON fields), by face (messages, escaped in JSON or
+    not) or by its spoken name (the page)."""
+    for symbol in SYMBOL_OF:
+        text = text.replace(f"\\u{ord(symbol):04x}", symbol)
+    faces = {("T" if r == "10" else r) + SYMBOL_OF[s] for r, s in FACE.findall(text)}
+    return set(CARD.findall(text)) | faces | {RANK_OF[r] + s[0].upper() for r, s in LABEL.findall(text)}
 
 
 def public_texts(client, t, mid):
@@ -170,7 +178,7 @@ def test_a_face_down_card_is_not_named_by_the_page_or_its_step_data(store_client
     assert "seat 1 plays a card face down" in notes
     assert notes == [s["note"] for s in page_steps(texts["revision page 1"])]
     keyed = store_client.get(f"/matches/{mid}", headers=auth(t["key"])).get_data(as_text=True)
-    assert "seat 1 plays 7D face down" in [s["note"] for s in page_steps(keyed)]  # the key holder's view
+    assert "seat 1 plays 7♦ face down" in [s["note"] for s in page_steps(keyed)]  # the key holder's view
 
 
 def test_a_face_down_card_taken_back_is_never_named(store_client, store_app, monkeypatch):
@@ -182,7 +190,7 @@ def test_a_face_down_card_taken_back_is_never_named(store_client, store_app, mon
     public = store_client.get(f"/v1/matches/{mid}").get_json()
     [revoke] = public["verdict"]["deals"][0]["violations"]
     assert revoke["corrected"] and revoke["card"] is None and revoke["proof_card"] == "6H"
-    assert revoke["message"] == "seat 1 played a card on a heart lead and later played 6H (event 13), so held a heart"
+    assert revoke["message"] == "seat 1 played a card on a heart lead and later played 6♥ (event 14), so held a heart"
     assert any('"violation.found"' in b for b in bodies)
     texts = public_texts(store_client, t, mid)
     for where, text in list(texts.items()) + [("webhook", b) for b in bodies]:

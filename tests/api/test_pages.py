@@ -23,4 +23,4 @@ def test_a_record_error_is_shown_at_its_deal_and_event(client):
     r = client.post("/check", data={"record": '{"preset": "court-piece", "deals": [{"dealer": 0, "trump": {"suit": "S"}, '
                                               '"events": [{"seat": 0, "play": "AH"}]}]}'})
     page = r.get_data(as_text=True)
-    assert r.status_code == 200 and "out_of_turn" in page and 'href="?deal=0&amp;event=0"' in page
+    assert r.status_code == 200 and "out_of_turn" in page and 'href="?deal=1&amp;event=1"' in page

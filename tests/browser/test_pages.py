@@ -58,19 +58,19 @@ def test_the_revoke_is_on_seat_twos_card_with_its_proof_and_rule_and_the_keyboar
     assert card.get_attribute("aria-label") == "two of diamonds"
     note = play.find_element(By.CSS_SELECTOR, ".violation")
     assert "revoke" in note.text and "decides the deal" in note.text
-    assert "later played 7H (event 5)" in note.text
+    assert "later played 7♥ (event 6)" in note.text  # events counted from 1, as the page counts them
     rule_links = [a.get_attribute("href") for a in note.find_elements(By.CSS_SELECTOR, ".rules a")]
     assert any(h.endswith("/rules#trick.follow") for h in rule_links) and any(h.endswith("/rules#R-1") for h in rule_links)
     # Step to the revoke, then with the arrow keys to the play that proved it.
     play.find_element(By.CSS_SELECTOR, "a.event-link").click()
-    assert "seat 2 plays 2D" in position(browser)
+    assert position(browser).startswith("Event 2 of 12: seat 2 plays 2♦")
     body = browser.find_element(By.TAG_NAME, "body")
     for _ in range(4):
         body.send_keys(Keys.ARROW_RIGHT)
-    assert "seat 2 plays 7H" in position(browser)
-    assert "deal=0&event=5" in browser.current_url
+    assert position(browser).startswith("Event 6 of 12: ignored after the penalty: seat 2 plays 7♥")
+    assert "deal=1&event=6" in browser.current_url
     body.send_keys(Keys.ARROW_LEFT)
-    assert "seat 1 plays TH" in position(browser)
+    assert "seat 1 plays 10♥" in position(browser)
     # The rule link opens the rulebook at that rule (waiting for that page, not for the last one).
     browser.get(rule_links[0])
     heading = WebDriverWait(browser, 10).until(expected_conditions.presence_of_element_located((By.ID, "trick.follow")))
@@ -84,7 +84,7 @@ def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(serve
     first = browser.find_element(By.CSS_SELECTOR, "#deal-0 .prev")
     for _ in range(60):
         first.click()
-    assert "Step 0 of" in position(browser)
+    assert position(browser).startswith("Before event 1: the cards are dealt")
     legal_text = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
     caller = record["deals"][0]["dealer"] + 1
     assert legal_text.startswith(f"seat {caller % 4} to play: may play")
@@ -117,7 +117,7 @@ def test_a_live_match_updates_itself_and_hides_the_hands_from_a_reader_without_t
     nxt = record["deals"][0]["events"][2]
     api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": [nxt]}, key=t["key"], etag=etag)
     wait_for(lambda: position(browser) != before)
-    assert f"seat {nxt['seat']} plays {nxt['play']}" in position(browser)
+    assert f"seat {nxt['seat']} plays {nxt['play'][0]}{'♠♥♦♣'['SHDC'.index(nxt['play'][1])]}" in position(browser)
     # With the key (typed into the page, never into the address) the hands appear.
     browser.find_element(By.ID, "key").send_keys(t["key"])
     browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
@@ -141,8 +141,8 @@ def test_a_moment_of_a_stored_match_has_its_own_address_and_printing_gives_the_r
     t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "court-piece"})
     record = json.loads((EXAMPLES / "revoke.json").read_text())
     m, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": record["deals"]}}, key=t["key"])
-    browser.get(f"{base}/matches/{m['id']}?deal=0&event=5")
-    assert "seat 2 plays 7H" in position(browser)  # the play that proved the revoke, from the link alone
+    browser.get(f"{base}/matches/{m['id']}?deal=1&event=6")
+    assert "Event 6 of 12" in position(browser) and "seat 2 plays 7♥" in position(browser)  # the proof, from the link alone
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     try:
         assert not browser.find_element(By.CSS_SELECTOR, "#deal-0 .controls").is_displayed()
@@ -166,19 +166,19 @@ def test_a_big_records_deals_open_one_at_a_time_each_steppable(served, browser):
     paste(browser, base, json.dumps(record))
     assert len(browser.find_elements(By.CSS_SELECTOR, "section.deal")) == len(record["deals"])
     assert len(browser.find_elements(By.CSS_SELECTOR, "script.steps")) == 1  # the first deal's, in the page
-    assert position(browser).startswith("Step ")
+    assert position(browser).startswith("Event ")
     assert browser.find_elements(By.CSS_SELECTOR, "#deal-5 .stepper") == []
     browser.find_element(By.CSS_SELECTOR, "#deal-5 details.deal-more summary").click()
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-5 .stepper .position"))
     browser.find_element(By.CSS_SELECTOR, "#deal-5 button.prev").click()
     line = browser.find_element(By.CSS_SELECTOR, "#deal-5 .position").text
-    assert line.startswith("Step ") and "deal=5&event=" in browser.current_url
-    # An event link of deal 6, not open yet, opens it at that event.
+    assert line.startswith("Event ") and "deal=6&event=" in browser.current_url
+    # An event link of the seventh deal, not open yet, opens it at that event.
     browser.find_element(By.CSS_SELECTOR, "#deal-6 details.deal-more summary").click()
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-6 a.event-link"))
     browser.find_element(By.CSS_SELECTOR, "#deal-6-event-2 a.event-link").click()
-    assert "deal=6&event=2" in browser.current_url
-    assert wait_for(lambda: "Step 3 of" in browser.find_element(By.CSS_SELECTOR, "#deal-6 .position").text)
+    assert "deal=7&event=3" in browser.current_url
+    assert wait_for(lambda: "Event 3 of" in browser.find_element(By.CSS_SELECTOR, "#deal-6 .position").text)
 
 
 def test_at_the_fourth_card_the_table_marks_the_winner_and_the_step_bar_says_who_collects(served, browser):
@@ -204,7 +204,7 @@ def test_a_pile_games_step_bar_shows_the_pile(served, browser):
     body.send_keys(Keys.END)
     assert "tricks 13–0" in position(browser) and "pile 0" in position(browser)
     body.send_keys(Keys.HOME)
-    assert position(browser).startswith("Step 0 of")
+    assert position(browser).startswith("Before event 1")
 
 
 def test_after_the_revoke_penalty_the_events_are_greyed_as_ignored_and_off_the_table(served, browser):
@@ -259,3 +259,17 @@ def test_a_claims_line_steps_like_played_cards_marked_as_the_referees(served, br
     assert len(browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot.referee")) == 4
     assert len(browser.find_elements(By.CSS_SELECTOR, "#deal-0 li.play.referee")) == 12
     browser.save_screenshot(str(SHOTS / "claim-line.png"))
+
+
+def test_the_message_the_step_bar_and_the_address_count_deals_and_events_alike(served, browser):
+    """The revoke's proof is "event 6" in its message, in its link, on the step bar and in the address."""
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+    assert browser.find_element(By.ID, "deal-0-title").text == "Deal 1"
+    note = browser.find_element(By.CSS_SELECTOR, "#deal-0-event-1 .violation")
+    assert "played 2♦ on a heart lead and later played 7♥ (event 6)" in note.text
+    proof = note.find_element(By.PARTIAL_LINK_TEXT, "at event 6")
+    assert proof.get_attribute("href").endswith("?deal=1&event=6")
+    proof.click()
+    assert position(browser).startswith("Event 6 of 12: ") and "7♥" in position(browser)
+    assert "deal=1&event=6" in browser.current_url

@@ -70,9 +70,14 @@ def test_a_dispute_link_lands_on_its_moment_and_the_filters_narrow_the_list(serv
     browser.find_element(By.CSS_SELECTOR, "#dispute-filters button").click()
     wait_for(lambda: "status=in_progress" in browser.current_url)
     browser.find_element(By.CSS_SELECTOR, "#disputes a.moment").click()
-    wait_for(lambda: f"/matches/{m['id']}?deal=0&event=1" in browser.current_url)
+    wait_for(lambda: f"/matches/{m['id']}?deal=1&event=2" in browser.current_url)  # counted from 1
     current = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".play.current"))
     assert current[0].get_attribute("id") == "deal-0-event-1"
+    # The record's players by name: in the message, on the table, in the step bar.
+    note = browser.find_element(By.CSS_SELECTOR, "#deal-0-event-1 .violation").text
+    assert "C (seat 2) played 2♦ on a heart lead and later played 7♥ (event 6)" in note
+    assert "C (seat 2) plays 2♦" in browser.find_element(By.CSS_SELECTOR, "#deal-0 .position").text
+    assert "C (seat 2)" in browser.find_element(By.CSS_SELECTOR, "#deal-0 .centre .slot2").text
 
 
 def test_the_standings_follow_a_match_finished_in_another_client_without_a_reload(served, browser):

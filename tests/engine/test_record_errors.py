@@ -15,7 +15,7 @@ def test_bad_hands_not_four_times_thirteen_distinct_cards():
     hands = [h[:] for h in HANDS]
     hands[0][0] = hands[1][0]
     v = verdict("court-piece", [deal(0, [], {"suit": "S"}, hands)])
-    assert errors(v) == [("bad_hands", 0, None)] and "3S" in v["errors"][0]["message"]
+    assert errors(v) == [("bad_hands", 0, None)] and "3♠" in v["errors"][0]["message"]
     v = verdict("court-piece", [deal(0, [], {"suit": "S"}, HANDS[:3])])
     assert errors(v) == [("bad_hands", 0, None)]
 
@@ -89,7 +89,7 @@ def test_weak_hand_redeal_is_checked_against_the_five():
     v = verdict("court-piece", [deal(0, [], {"redeal": True}, weak)], weak_hand_redeal=True)
     d = v["deals"][0]
     assert d["status"] == "redeal" and d["next_dealer"] == 0
-    assert d["violations"][0]["code"] == "bad_redeal" and "JS" in d["violations"][0]["message"]
+    assert d["violations"][0]["code"] == "bad_redeal" and "J♠" in d["violations"][0]["message"]
     weak[1][2], weak[1][5] = weak[1][5], weak[1][2]  # now 3S 7S TH 2H 6H: all below a Jack
     v = verdict("court-piece", [deal(0, [], {"redeal": True}, weak)], weak_hand_redeal=True)
     assert v["deals"][0]["violations"] == [], v["deals"][0]["violations"]

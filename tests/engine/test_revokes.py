@@ -19,7 +19,7 @@ def test_uncorrected_revoke_ends_the_deal_and_the_other_team_scores_a_court():
     assert revoke["code"] == "revoke" and revoke["trick"] == 1 and revoke["event"] == 1
     assert revoke["seat"] == 2 and revoke["card"] == "2D" and revoke["led"] == "H"
     assert revoke["proof"] == "hand" and revoke["penalty"] and not revoke["corrected"]
-    assert "holding JH" in revoke["message"]
+    assert "holding J♥" in revoke["message"]
     assert d["result"]["kind"] == "penalty_court" and d["result"]["winner"] == 1
     assert d["result"]["courts"] == [0, 1]
     assert len(d["tricks"]) == 1 and d["ignored_events"] == [4, 5, 6, 7]

@@ -71,8 +71,8 @@ def test_r23_without_hands_the_face_down_follow_is_unproven_until_a_later_play_o
     proven = band(TO_TRICK_TWO + " 0:2S 1:KS 2:AD 3:TC 0:6S", None, hidden="2S")["deals"][0]
     (v,) = proven["violations"]
     assert (v["code"], v["event"], v["proof"], v["proof_event"]) == ("hidden_card_played", 7, "later_play", 11)
-    assert v["message"] == ("seat 0 followed a spade lead with the face-down trump card 2S "
-                            "and later played 6S (event 11), so held another spade")
+    assert v["message"] == ("seat 0 followed a spade lead with the face-down trump card 2♠ "
+                            "and later played 6♠ (event 12), so held another spade")
 
 
 def test_r23_a_show_out_by_any_seat_turns_the_card_up_first():

@@ -25,7 +25,7 @@ def test_a_play_after_seven_tricks_is_play_after_end():
     v = verdict("court-piece", [deal(0, events, {"suit": "S"})])
     assert not v["valid"]
     assert v["errors"] == [{"code": "play_after_end", "deal": 0, "event": 44, "rule": ["record.after-end"],
-                            "message": "seat 3 plays 3C after the deal ended at trick 11"}]
+                            "message": "seat 3 plays 3♣ after the deal ended at trick 11"}]
     assert v["deals"][0]["result"]["kind"] == "win"  # a deal that finished still scores
 
 
@@ -165,7 +165,7 @@ def test_points_match_ends_at_the_target_and_further_deals_are_errors():
     v = verdict("rr-single-sir", deals + [won_by(0, [1] * 7)])
     assert v["errors"] == [{"code": "play_after_end", "deal": 4, "event": None,
                             "rule": ["record.after-end", "match.target", "R-20"],
-                            "message": "the match was won by team 1 before deal 4"}]
+                            "message": "the match was won by team 1 before deal 5"}]
 
 
 def test_rr_preset_scored_in_courts_plays_to_three():
