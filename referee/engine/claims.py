@@ -98,7 +98,7 @@ class ClaimRules:
         claim = self.claimed
         if claim.answer is not None:
             raise RecordError("play_after_claim", f"{ev.describe()} after the claim of seat {claim.seat} was "
-                              f"answered (event {claim.answer_event}): the referee finishes the deal", i)
+                              f"answered (event {claim.answer_event + 1}): the referee finishes the deal", i)
         if ev.kind not in ANSWERS:
             raise RecordError("play_after_claim" if ev.kind != CLAIM else "bad_claim",
                               f"{ev.describe()} while the claim of seat {claim.seat} waits for an answer", i)

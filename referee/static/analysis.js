@@ -107,7 +107,7 @@
   }
 
   function inAddress(deal) {
-    return new URLSearchParams(location.search).get("deal") === String(deal);
+    return new URLSearchParams(location.search).get("deal") === String(Number(deal) + 1);  // counted from 1
   }
 
   function at(d, cursor) {

@@ -255,7 +255,7 @@ def test_referee_check_prints_the_claim(tmp_path, capsys):
         {"dealer": 0, "hands": hands, "trump": SPADES, "events": events}]}))
     main(["check", str(path)])
     out = capsys.readouterr().out
-    assert ("  claim: seat 0 claims 3 of the remaining tricks (event 40), disputed by seat 1: did not hold "
+    assert ("  claim: seat 0 claims 3 of the remaining tricks (event 41), disputed by seat 1: did not hold "
             "(can take 2), awarded 2  [rule R-34, R-33, perfect.play]") in out
-    assert "  the referee's line: 0:QH 1:AH 2:KH 3:TH 1:2C" in out
-    assert "  the defence that beats it: 0:QH 1:AH" in out
+    assert "  the referee's line: 0:Q♥ 1:A♥ 2:K♥ 3:10♥ 1:2♣" in out
+    assert "  the defence that beats it: 0:Q♥ 1:A♥" in out
