@@ -102,7 +102,7 @@ class Recorder:
                 deal.finish()  # what `push` does first: the trick is won before this event
             self._keep()
             if referee:
-                self._pending = (deal.n_events, f"the referee plays {event.card} for seat {event.seat}", True)
+                self._pending = (deal.n_events, f"the referee plays {event.card.face} for seat {event.seat}", True)
             else:
                 self._pending = (j, event.describe(), False)
             try:
