@@ -43,7 +43,7 @@ from tests.solver.positions import random_position  # noqa: E402
 
 QUICK = {"left": "5-7,12,13", "per": {5: 10, 6: 10, 7: 10, 12: 2, 13: 2}}
 # full: hundreds of positions; fewer full deals (each takes the solver seconds)
-FULL = {"left": "1-13", "per": {n: 30 if n <= 9 else 12 if n <= 11 else 8 for n in range(1, 14)}}
+FULL = {"left": "1-13", "per": {n: 30 if n <= 9 else 10 if n <= 11 else 6 for n in range(1, 14)}}
 
 
 def p95(values):

@@ -296,6 +296,8 @@ class TrickSearch:
             if hint is not None and hint in order:
                 order.remove(hint)
                 order.insert(0, hint)
+        if k == 3:
+            return self._fourth(t, seat, mine, order)
         rel = 0
         for move in order:
             s, r = move
@@ -305,7 +307,7 @@ class TrickSearch:
             table.append((seat, s, r))
             if not k or (r > wr if s == wsu else s == tr and wsu != s):
                 g.win = (seat, s, r)
-            ok, sub = self._close(t) if k == 3 else self._card(t)
+            ok, sub = self._card(t)
             g.win = win
             table.pop()
             h[i] ^= bit
@@ -355,23 +357,44 @@ class TrickSearch:
         scored.sort()
         return [(s, r) for _, s, r in scored]
 
-    def _close(self, t: int):
-        """The fourth card is down: the trick's winner leads the next; a win by rank makes
-        the winning card (and every higher one) relevant."""
+    def _fourth(self, t: int, seat: int, mine: bool, order):
+        """The fourth card, each in turn: the trick's winner leads the next; a win by rank
+        (over another card of the winner's suit) makes the winning card and every higher
+        one relevant."""
         g = self.g
-        table, alive = g.table, g.alive
+        table, alive, h, tr, team = g.table, g.alive, g.h, g.trump, self.team
         ws, wsu, wr = g.win
-        add = 0
-        for seat, s, r in table:
+        count = [0, 0, 0, 0]
+        for _, s, r in table:
             alive[s] ^= 1 << r
-            if s == wsu and seat != ws:
-                add = UP[wsu][wr]
+            count[s] += 1
         leader = g.leader
-        g.leader, g.table = ws, []
+        g.table = []
         g.left -= 1
-        ok, sub = self._start(t - ((ws & 1) == self.team))
+        b = seat * 4
+        rel = 0
+        result = not mine
+        for move in order:
+            s, r = move
+            bit, i = 1 << r, b + s
+            h[i] ^= bit
+            self.lens -= ONE[i]
+            alive[s] ^= bit
+            if r > wr if s == wsu else s == tr and wsu != s:
+                w, add = seat, UP[s][r] if count[s] else 0
+            else:
+                w, add = ws, UP[wsu][wr] if count[wsu] + (s == wsu) > 1 else 0
+            g.leader = w
+            ok, sub = self._start(t - ((w & 1) == team))
+            h[i] ^= bit
+            self.lens += ONE[i]
+            alive[s] ^= bit
+            if ok == mine:
+                result, rel = ok, sub | add
+                break
+            rel |= sub | add
         g.left += 1
         g.leader, g.table = leader, table
         for _, s, r in table:
             alive[s] ^= 1 << r
-        return ok, sub | add
+        return result, rel
