@@ -11,6 +11,8 @@ Speed-ups (after DDS): fail-soft alpha-beta driven by null windows, a transposit
 table at each trick's start keyed by *relative* ranks (which card of the suit's remaining
 ones each seat holds; tens and aces keep their identity where a rule looks at them),
 touching cards as one move, and move ordering by the card's chance to win the trick.
+Objective `tricks` with tricks taken at once and the trump known (the bridge question)
+goes to the double-dummy core, dd.py, on the same bit masks.
 """
 from __future__ import annotations
 
