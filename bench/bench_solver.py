@@ -188,7 +188,7 @@ def main(argv=None) -> None:
         per = args.per or plan["per"].get(left, 10)
         print(line(left, measure(left, per, rng, args.limit, not args.no_score)), flush=True)
     print(f"bench_solver: {load()} at the end of the DDS comparison", flush=True)
-    examples = args.exhaustive if args.exhaustive is not None else 40 if args.full else 0
+    examples = args.exhaustive if args.exhaustive is not None else 60 if args.full else 0
     if examples:
         exhaustive(examples, args.seed)
 
