@@ -3,7 +3,8 @@
     python bench/bench_solver.py --quick        # a few minutes: 5-7 tricks left and a few full deals
     python bench/bench_solver.py --full         # hundreds of positions, 1 to 13 tricks left, and
                                                 # the exhaustive engine cross-check at full size
-    python bench/bench_solver.py [--per 10] [--left 1-13] [--seed 1] [--limit 30000000] [--no-score]
+    python bench/bench_solver.py [--per 10] [--left 1-13] [--seed 1] [--limit 30000000]
+                                      [--score-limit 2000000 | --no-score]
 
 For each number of tricks left, the same random seven-courts positions (called trump:
 bridge play with a trump; 0 to 3 cards already in the current trick) are solved by both,
@@ -68,9 +69,9 @@ def timed_solve(deal, objective: str, limit: int):
     return time.process_time() - t, analysis
 
 
-def measure(left: int, per: int, rng: random.Random, limit: int, score: bool) -> dict:
+def measure(left: int, per: int, rng: random.Random, limit: int, score_limit: int) -> dict:
     rows = {k: [] for k in ("ours", "dds", "ratio", "nodes", "score", "score_ratio", "score_nodes")}
-    wrong = stopped = done = 0
+    wrong = stopped = score_stopped = done = 0
     while done < per:
         deal = random_position("seven-courts", rng, left, done % 4)
         if deal is None:
@@ -90,15 +91,16 @@ def measure(left: int, per: int, rng: random.Random, limit: int, score: bool) ->
         wrong += {m.text: v for m, v in analysis.cards} != expected
         for key, v in (("ours", ts), ("dds", td), ("ratio", ts / td), ("nodes", analysis.nodes)):
             rows[key].append(v)
-        if score:
+        if score_limit:
             try:
-                tsc, scored = timed_solve(deal, "score", limit)
+                tsc, scored = timed_solve(deal, "score", score_limit)
             except SearchLimitExceeded:
+                score_stopped += 1
                 continue
             rows["score"].append(tsc)
             rows["score_ratio"].append(tsc / ts)
             rows["score_nodes"].append(scored.nodes)
-    return rows | {"wrong": wrong, "stopped": stopped}
+    return rows | {"wrong": wrong, "stopped": stopped, "score_stopped": score_stopped}
 
 
 def load() -> str:
@@ -115,7 +117,7 @@ def ranges(text: str) -> list[int]:
 
 HEAD = (f"{'left':>4} {'n':>3} {'solver med':>11} {'p95':>9} {'DDS med':>9} {'p95':>8} {'ratio med':>9} "
         f"{'p95':>6} {'nodes med':>9} {'p95':>8} {'wrong':>5} {'stop':>4} | {'score med':>9} {'p95':>9} "
-        f"{'vs tricks':>9} {'vs DDS':>7} {'nodes med':>9}")
+        f"{'vs tricks':>9} {'vs DDS':>7} {'nodes med':>9} {'stop':>4}")
 
 
 def line(left: int, r: dict) -> str:
@@ -129,7 +131,8 @@ def line(left: int, r: dict) -> str:
     if r["score"]:
         by_dds = med(r["score"]) / med(r["dds"])
         text += (f" | {med(r['score']) * 1e3:>7.1f}ms {p95(r['score']) * 1e3:>7.1f}ms "
-                 f"{med(r['score_ratio']):>8.2f}x {by_dds:>6.1f}x {med(r['score_nodes']):>9.0f}")
+                 f"{med(r['score_ratio']):>8.2f}x {by_dds:>6.1f}x {med(r['score_nodes']):>9.0f} "
+                 f"{r['score_stopped']:>4}")
     return text
 
 
@@ -175,6 +178,8 @@ def main(argv=None) -> None:
     parser.add_argument("--left", help="tricks left: ranges and lists like 1-13 or 5-7,12,13")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=30_000_000, help="the solver's node limit per position")
+    parser.add_argument("--score-limit", type=int, default=2_000_000,
+                        help="the node limit per position of the score objective (past it: stop)")
     parser.add_argument("--no-score", action="store_true", help="leave out the score objective")
     parser.add_argument("--exhaustive", type=int, default=None,
                         help="positions per option group and objective for the engine cross-check")
@@ -186,7 +191,7 @@ def main(argv=None) -> None:
     print(HEAD, flush=True)
     for left in lefts:
         per = args.per or plan["per"].get(left, 10)
-        print(line(left, measure(left, per, rng, args.limit, not args.no_score)), flush=True)
+        print(line(left, measure(left, per, rng, args.limit, 0 if args.no_score else args.score_limit)), flush=True)
     print(f"bench_solver: {load()} at the end of the DDS comparison", flush=True)
     examples = args.exhaustive if args.exhaustive is not None else 60 if args.full else 0
     if examples:
