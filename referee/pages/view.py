@@ -60,7 +60,7 @@ def check():
     verdict = judge(record, steps={0} if lazy else True)
     page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
                  deal_url=lambda i: url_for("pages_view.checkDeal", index=i))
-    page["record_json"] = data if lazy else None  # the page sends it back to open a deal
+    page["record_json"] = data  # sent back to open a deal, and carried by a moment's link (in its fragment)
     if _with_hands(data):  # the page fetches perfect play for it (static/analysis.js)
         page["analysis_url"] = url_for("analysis.createAnalysis")
         page["analysis_record"] = None if lazy else data

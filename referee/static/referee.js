@@ -90,9 +90,11 @@
     });
     root.querySelector(".position").textContent = this.line(k, step);
     this.legalLine(step);
-    var url = "?deal=" + (this.deal + 1) + "&event=" + (step.event + 1);
-    root.querySelector(".permalink").setAttribute("href", url);
-    if (push) { history.replaceState(null, "", url + "#deal-" + this.deal); }
+    var moment = "deal=" + (this.deal + 1) + "&event=" + (step.event + 1);
+    var link = root.querySelector(".permalink");
+    link.hidden = pasted === undefined || pasted === false;  // a pasted record: once packed, if it fits
+    link.setAttribute("href", pasted ? "/check#" + moment + "&r=" + pasted : "?" + moment);
+    if (push) { history.replaceState(null, "", "?" + moment + "#deal-" + this.deal); }
     var mark = document.querySelectorAll(".play.current");
     mark.forEach(function (el) { el.classList.remove("current"); });
     var played = document.getElementById("deal-" + this.deal + "-event-" + step.event);
@@ -234,7 +236,8 @@
     document.querySelectorAll("details.deal-more").forEach(function (details) {
       details.addEventListener("toggle", function () { if (details.open) { load(details); } });
     });
-    var params = new URLSearchParams(location.search);
+    // ?deal=1&event=6, or a pasted record's link: #deal=1&event=6&r=...
+    var params = new URLSearchParams(location.hash.indexOf("deal=") === 1 ? location.hash.slice(1) : location.search);
     var opened = Promise.resolve(null);
     if (params.has("deal")) {  // ?deal=1&event=6: the sixth event of the first deal (event=0: the deal dealt)
       opened = stepperOf(String(Number(params.get("deal")) - 1)).then(function (s) {
@@ -253,6 +256,55 @@
     document.querySelectorAll("details.deal-more[open]").forEach(load);
     bindStepLinks(document);
     initKey();
+  }
+
+  // -- a pasted record's moment: the record travels in the link's fragment, compressed (the
+  // browser's CompressionStream, base64url), never sent anywhere to be kept ------------------
+  var MAX_LINK = 2000000;  // longer addresses are not reliably opened: no link then
+  var pasted = null;       // null: the page is not a pasted record's; undefined: packing; false: no link
+
+  function toBase64url(bytes) {
+    var text = "";
+    for (var i = 0; i < bytes.length; i += 0x8000) { text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000)); }
+    return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fromBase64url(text) {
+    var raw = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) { bytes[i] = raw.charCodeAt(i); }
+    return bytes;
+  }
+
+  function through(stream, bytes) {
+    return new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer()
+      .then(function (b) { return new Uint8Array(b); });
+  }
+
+  function packRecord() {
+    var record = document.getElementById("record-json");
+    if (!record || pasted !== null) { return; }
+    if (typeof CompressionStream === "undefined") { pasted = false; return; }
+    pasted = undefined;
+    through(new CompressionStream("deflate"), new TextEncoder().encode(record.textContent)).then(function (bytes) {
+      var packed = toBase64url(bytes);
+      pasted = packed.length <= MAX_LINK ? packed : false;
+    }).catch(function () { pasted = false; }).then(function () {
+      Object.keys(steppers).forEach(function (d) { steppers[d].show(steppers[d].cursor, false); });
+    });
+  }
+
+  // The landing page opened by such a link: the record unpacked into the form, judged again.
+  function unpackRecord() {
+    var form = document.querySelector("form.check");
+    var params = new URLSearchParams(location.hash.slice(1));
+    if (!form || !params.has("r") || typeof DecompressionStream === "undefined") { return; }
+    through(new DecompressionStream("deflate"), fromBase64url(params.get("r"))).then(function (bytes) {
+      form.querySelector("#record").value = new TextDecoder().decode(bytes);
+      params.delete("r");
+      form.action = form.getAttribute("action") + "#" + params.toString();
+      form.submit();
+    }).catch(function () { /* not a record's link: the empty form stays */ });
   }
 
   document.addEventListener("keydown", function (e) {
@@ -317,7 +369,9 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    packRecord();
     init();
+    unpackRecord();
     var verdict = document.getElementById("verdict");
     // A live match, or a private one opened without its key (the key form opens it): followed.
     if ((verdict && verdict.dataset.live) || document.getElementById("not-found")) {

@@ -273,3 +273,56 @@ def test_the_message_the_step_bar_and_the_address_count_deals_and_events_alike(s
     proof.click()
     assert position(browser).startswith("Event 6 of 12: ") and "7♥" in position(browser)
     assert "deal=1&event=6" in browser.current_url
+
+
+def test_a_pasted_records_moment_link_carries_the_record_and_opens_that_moment_anywhere(served, browser):
+    """The link holds the record itself, compressed in its fragment: a fresh tab with no
+    history opens the same verdict at the same moment."""
+    base, _ = served
+    paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-1 .violation").find_element(By.PARTIAL_LINK_TEXT, "at event 6").click()
+    link = wait_for(lambda: browser.find_element(By.CSS_SELECTOR, "#deal-0 .permalink").get_attribute("href")
+                    if "&r=" in (browser.find_element(By.CSS_SELECTOR, "#deal-0 .permalink").get_attribute("href") or "")
+                    else None)
+    assert link.startswith(base + "/check#deal=1&event=6&r=") and "7H" not in link  # packed, not spelled out
+    browser.get("about:blank")
+    browser.delete_all_cookies()
+    browser.get(link)
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .position"))
+    assert position(browser).startswith("Event 6 of 12: ") and "7♥" in position(browser)
+    assert "Result: team 1, penalty court" in browser.find_element(By.ID, "deal-0").text
+
+
+def test_a_phone_sized_window_has_no_horizontal_scrolling_and_the_print_view_still_works(served, browser):
+    """390 px wide: the header, the table's seat boxes and "(hand not in the record)" fit."""
+    base, _ = served
+    record = json.loads((RECORDS / "revoke-with-hands.json").read_text())["record"]
+    browser.set_window_size(390, 900)
+    try:
+        for width in (360, 390, 430):
+            browser.set_window_size(width, 900)
+            for text in ((EXAMPLES / "revoke.json").read_text(), json.dumps(record)):
+                paste(browser, base, text)
+                browser.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+                sizes = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                assert sizes[0] <= sizes[1], (width, sizes)
+                link = browser.find_element(By.CSS_SELECTOR, "header.site nav a:last-child")
+                assert link.text == "API (openapi.yaml)" and link.rect["x"] + link.rect["width"] <= sizes[1]
+                for seat in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .seat"):
+                    assert seat.rect["x"] >= 0 and seat.rect["x"] + seat.rect["width"] <= sizes[1]
+        note = browser.find_element(By.CSS_SELECTOR, "#deal-0 .seat1 .hand")
+        paste(browser, base, (EXAMPLES / "revoke.json").read_text())
+        note = browser.find_element(By.CSS_SELECTOR, "#deal-0 .seat1 .hand")
+        assert note.text == "(hand not in the record)" and note.rect["height"] < 3 * 24  # two lines at most
+        browser.save_screenshot(str(SHOTS / "phone-390.png"))
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            assert not browser.find_element(By.CSS_SELECTOR, "#deal-0 .stepper").is_displayed()
+            report = browser.find_element(By.ID, "deal-0").text
+            assert "Result: team 1, penalty court" in report and "revoke" in report
+            sizes = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            assert sizes[0] <= sizes[1]
+        finally:
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    finally:
+        browser.set_window_size(1280, 1600)
