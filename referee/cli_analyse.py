@@ -9,6 +9,7 @@ from typing import Any, Iterator, NamedTuple
 
 from referee import jsontext
 from referee.engine import Record, judge
+from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 from referee.solver import OBJECTIVES, SearchLimit
@@ -81,7 +82,7 @@ def _in_worker(task: Task) -> tuple[Task, dict]:
 
 
 def text(task: Task, found: dict) -> str:
-    out = [f"{task.where}: deal {task.deal} (objective {task.objective})"]
+    out = [f"{task.where}: deal {task.deal + 1} (objective {task.objective})"]  # deals and events counted from 1
     if "error" in found:
         out.append(f"  {found['error']}")
     perfect = found.get("perfect_play")
@@ -91,12 +92,12 @@ def text(task: Task, found: dict) -> str:
     h = found["happened"]
     out.append(f"  what happened: {h['status']}, " + _outcome(h["result"], h["tricks_won"]))
     for c in found.get("costly", []):
-        out.append(f"  costly: deal {task.deal} trick {c['trick']}, seat {c['seat']} played {c['card']} "
-                   f"(event {c['event']}): cost {c['cost']}")
+        out.append(f"  costly: deal {task.deal + 1} trick {c['trick']}, seat {c['seat']} played {face(c['card'])} "
+                   f"(event {c['event'] + 1}): cost {c['cost']}")
     if "costly" in found and not found["costly"]:
         out.append("  no costly play" + (" among the plays analysed" if found["unanalysed"] or found["stopped"] else ""))
     if found.get("unanalysed"):
-        out.append(f"  past the search limit, not analysed: events {', '.join(map(str, found['unanalysed']))}")
+        out.append(f"  past the search limit, not analysed: events {', '.join(str(j + 1) for j in found['unanalysed'])}")
     if found.get("stopped"):
         out.append(f"  analysis stopped at {found['stopped']}")
     return "\n".join(out)

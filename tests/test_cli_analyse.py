@@ -23,10 +23,10 @@ def write(tmp_path, name, data):
 def test_text_says_perfect_play_what_happened_and_the_costly_play(capsys):
     assert main(["analyse", str(RECORD)]) == 0
     out = capsys.readouterr().out
-    assert "deal 0 (objective score)" in out
+    assert "deal 1 (objective score)" in out
     assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 12-1" in out
     assert "what happened: complete, team 0 win, courts 1-0, tricks 11-2" in out
-    assert "costly: deal 0 trick 2, seat 0 played 2S (event 4): cost 1 trick" in out
+    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick"  # counted from 1 in out
     assert out.count("costly:") == 1
 
 
@@ -66,8 +66,8 @@ def test_a_deal_impossible_part_way_is_analysed_up_to_its_error(tmp_path, capsys
     record["deals"][0]["events"][5] = {"seat": 1, "play": "AS"}  # seat 0 holds the AS
     assert main(["analyse", write(tmp_path, "bad.json", record)]) == 0
     out = capsys.readouterr().out
-    assert "costly: deal 0 trick 2, seat 0 played 2S" in out
-    assert "analysis stopped at event 5: seat 1 played AS, not a legal move there" in out
+    assert "costly: deal 1 trick 2, seat 0 played 2♠" in out
+    assert "analysis stopped at event 6: seat 1 played A♠, not a legal move there" in out
 
 
 def test_unreadable_input_exits_2(tmp_path, capsys):

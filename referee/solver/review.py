@@ -129,7 +129,7 @@ def review_deal(record: Record, index: int, objective: str = "score", limit: Cal
         except SearchLimitExceeded:
             unanalysed.append(j)
         except (UnsolvablePosition, RecordError) as exc:  # the deal cannot be searched past here
-            stopped = f"event {j}: {exc}"
+            stopped = f"event {j + 1}: {exc}"  # counted from 1, as every message
             break
         else:
             if found is not None:
@@ -155,7 +155,7 @@ def _costly_at(record: Record, index: int, j: int, objective: str, limit: Search
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
     values = dict(analysis.cards)
     if move not in values:
-        raise UnsolvablePosition(f"seat {event.seat} played {_name(move)}, not a legal move there (the verdict says why)")
+        raise UnsolvablePosition(f"seat {event.seat} played {move.face if isinstance(move, Card) else move}, not a legal move there (the verdict says why)")
     if values[move] == analysis.value:
         return None
     return CostlyPlay(index, j, deal.number, event.seat, _name(move), values[move], analysis.value,
