@@ -1,5 +1,6 @@
 """The adjudicator's pages in a real browser: what a person sees, clicks and types."""
 import json
+import re
 import time
 from pathlib import Path
 
@@ -88,6 +89,7 @@ def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(serve
     legal_text = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text").text
     caller = record["deals"][0]["dealer"] + 1
     assert legal_text.startswith(f"seat {caller % 4} to play: may play")
+    assert re.search(r"\b[2-9TJQKA][SHDC]\b", legal_text) is None and "♠" in legal_text  # cards by face, as people read them
     marked = browser.find_elements(By.CSS_SELECTOR, f"#deal-0 .seat{caller % 4} .card.legal")
     assert len(marked) == 13  # on the lead every card is legal
     hands = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card")
