@@ -7,7 +7,7 @@ from typing import Any
 
 from referee import gctune, jsontext
 from referee.engine import Record, Verdict, judge
-from referee.engine.cards import face
+from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 
@@ -21,7 +21,7 @@ def _team(pair: list[int]) -> str:
 def _trump_text(trump: dict | None) -> str:
     if not trump:
         return "none"
-    suit = trump.get("suit") or "not yet set"
+    suit = SUIT_SYMBOLS.get(trump.get("suit"), "not yet set")
     text = f"{suit} ({trump['mode']}"
     if trump.get("card"):
         text += f", card {face(trump['card'])}"

@@ -26,6 +26,7 @@ def test_violations_exit_1_and_say_trick_and_reason(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "violation revoke (decides the deal): trick 1, event 2: seat 2 played 2♦ on a heart lead while holding J♥" in out
     assert "result: team 1 penalty_court" in out and "next dealer: seat 2" in out
+    assert "trump ♠ (called)" in out  # the suit by its symbol, as the cards are
 
 
 def test_invalid_record_and_unreadable_files_exit_2(tmp_path, capsys):
