@@ -38,7 +38,9 @@ def test_an_appended_event_stores_that_event_not_the_match(store):
     after = store.append_events(view.match.id, key, view.etag, ev("0:KH"))
     record_patch, verdict_patch = stored_patches(store, view.match.id, 2)
     assert record_patch == {"d": {"deals": {"l": [6, {"d": {"events": {"l": [1, None, [{"seat": 0, "play": "KH"}]]}}}, []]}}}
-    assert verdict_patch == {"d": {"next": {"d": {"to_play": {"=": 1}}}}}  # all the verdict changed: whose turn
+    # all the verdict changed: whose turn, and the card now on the table
+    assert verdict_patch == {"d": {"next": {"d": {"to_play": {"=": 1}, "table": {"l": [1, None, [
+        {"seat": 0, "card": "KH", "face_down": False, "event": 1}]]}}}}}
     assert after.revision.verdict["next"]["to_play"] == 1
 
 
