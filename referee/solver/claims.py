@@ -44,9 +44,13 @@ def settle(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line:
         try:
             found = _settle(deal, limit or SearchLimit(nodes=CLAIM_NODES))
         except SearchLimitExceeded as exc:
-            raise RecordError("claim_unsettled", f"settling the claim of seat {claim.seat} would search past the "
-                              f"referee's limit ({exc.limit.describe()}); the deal is not scored", claim.event) from None
+            # Remembered too: a node limit fails the same way every time, and a stored match
+            # is judged again at every write (a search to the limit costs seconds).
+            found = _Unsettled("claim_unsettled", f"settling the claim of seat {claim.seat} would search past the "
+                     f"referee's limit ({exc.limit.describe()}); the deal is not scored", claim.event)
         _remember(key, found)
+    if type(found) is _Unsettled:
+        raise RecordError(*found)
     return found
 
 
@@ -69,6 +73,14 @@ def finish(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line | st
         found = settlement.Line(events, None)
         _remember(key, found)
     return found
+
+
+class _Unsettled(tuple):
+    """A remembered claim_unsettled: the record error's code, message and event (a new
+    error is raised each time, so no traceback is carried from one verdict to the next)."""
+
+    def __new__(cls, *args):
+        return super().__new__(cls, args)
 
 
 def _remember(key, value) -> None:

@@ -205,6 +205,23 @@ def test_a_claim_past_the_search_limit_is_the_record_error_claim_unsettled(monke
     assert v["deals"][0]["status"] == "invalid" and v["deals"][0]["result"] is None
 
 
+def test_a_claim_past_the_limit_is_searched_once_however_often_its_record_is_judged(monkeypatch):
+    """A stored match is judged again at every write: the failed search is remembered like a
+    settled one (a node limit fails the same way every time)."""
+    from referee.solver import claims
+
+    monkeypatch.setattr(claims, "CLAIM_NODES", 5)
+    searches = []
+    real = claims._settle
+    monkeypatch.setattr(claims, "_settle", lambda deal, limit: searches.append(1) or real(deal, limit))
+    claims._cache.clear()
+    answer = [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    verdicts = [judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer) for _ in range(3)]
+    claims._cache.clear()
+    assert len(searches) == 1
+    assert all([e["code"] for e in v["errors"]] == ["claim_unsettled"] for v in verdicts)
+
+
 # -- the deal at the bell (R-32, abandoned_deal: perfect_play) -------------------------------------
 
 def closed_during(final, winners, hands=True, **options):
