@@ -28,7 +28,7 @@ from .search import REVEAL_MOVE, Context, apply, moves
 
 OBJECTIVES = ("score", "tricks")
 
-__all__ = ["solve", "Analysis", "Outcome", "SearchLimit", "SearchLimitExceeded", "UnsolvablePosition",
+__all__ = ["solve", "Solver", "Analysis", "Outcome", "SearchLimit", "SearchLimitExceeded", "UnsolvablePosition",
            "OBJECTIVES", "REVEAL_MOVE"]
 
 
@@ -92,6 +92,20 @@ def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None
     result = None if ctx.tricks or not end.is_over else ctx.scorer.result(end.facts(None)).as_dict()
     return Analysis(objective, seat, show(value), [(m, show(v)) for m, v in cards], plays, result,
                     tuple(end.tricks_won), ctx.nodes)
+
+
+class Solver:
+    """Perfect play for many positions of one deal under one objective (a whole deal's
+    analysis, costly plays): `solve(deal)` per position; each call may reuse what earlier
+    calls learnt, so ask for the positions of one deal, and of that deal only."""
+
+    def __init__(self, objective: str = "score"):
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
+        self.objective = objective
+
+    def solve(self, deal: Deal, limit: SearchLimit | None = None, line: bool = True) -> Analysis:
+        return solve(deal, self.objective, limit, line)
 
 
 def _line(ctx: Context, pos: Deal, value: int, first: list) -> tuple[list, Deal]:
