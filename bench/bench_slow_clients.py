@@ -3,18 +3,27 @@
 
     python bench/bench_slow_clients.py
 
-For each server (2 worker processes each):
-1. GET /healthz alone (median of 5);
-2. GET /healthz while four sockets have sent half a request (`GET /healthz HTTP/1.1`,
-   `Host: x`, then nothing);
-3. a reader sending a batch of about 15 MiB (full deals) and taking its answer at 1 MiB/s,
-   and GET /healthz meanwhile; the reader's lines and whether the answer was complete (its
-   terminating chunk).
+    python bench/bench_slow_clients.py --cases trickle,idle   # some cases only
+
+Each case runs against each server (2 worker processes each, the same run): gunicorn's
+default sync workers and plain gthread (8 threads), the unprotected baselines, then
+`referee serve`'s settings (referee.serving). The cases (CASES below; add one as a function
+of the port that returns its line):
+- alone: GET /healthz alone (median of 5);
+- idle: GET /healthz while four sockets have sent half a request (`GET /healthz HTTP/1.1`,
+  `Host: x`, then nothing);
+- trickle (slowloris): 48 connections each sending one header line every 4 s for 24 s, and
+  a /healthz probe every 2 s meanwhile (each waited for at most 5 s): probes answered, and
+  the worst;
+- slow-reader: a reader sending a batch of about 15 MiB (full deals) and taking its answer
+  at 1 MiB/s, and GET /healthz meanwhile; the reader's lines and whether the answer was
+  complete (its terminating chunk).
 
 Figures only: no assertion; not part of the tests.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import socket
 import statistics
@@ -59,19 +68,19 @@ def start(args: list[str], env: dict) -> tuple[subprocess.Popen, int]:
     raise RuntimeError("gunicorn did not start")
 
 
-def healthz(port: int) -> float | None:
-    """Seconds for GET /healthz, or None when not answered within WAIT."""
+def healthz(port: int, wait: float = WAIT) -> float | None:
+    """Seconds for GET /healthz, or None when not answered within `wait`."""
     began = time.perf_counter()
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=WAIT) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=wait) as r:
             r.read()
     except OSError:
         return None
     return time.perf_counter() - began
 
 
-def shown(seconds: float | None) -> str:
-    return f"> {WAIT:.0f} s" if seconds is None else f"{seconds * 1000:,.1f} ms"
+def shown(seconds: float | None, wait: float = WAIT) -> str:
+    return f"> {wait:.0f} s" if seconds is None else f"{seconds * 1000:,.1f} ms"
 
 
 def with_idle_sockets(port: int) -> float | None:
@@ -84,6 +93,38 @@ def with_idle_sockets(port: int) -> float | None:
     finally:
         for sock in idle:
             sock.close()
+
+
+def trickle(port: int, conns: int = 48, every: float = 4.0, seconds: float = 24.0, probe_every: float = 2.0) -> str:
+    """Slowloris: `conns` connections each sending one header line every `every` seconds."""
+    tricklers = []
+    for _ in range(conns):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=1)
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            tricklers.append(sock)
+        except OSError:
+            break
+    probes, began, line = [], time.perf_counter(), 0
+    next_line = began + every
+    try:
+        while time.perf_counter() - began < seconds:
+            if time.perf_counter() >= next_line:
+                line, next_line = line + 1, next_line + every
+                for sock in tricklers:
+                    try:
+                        sock.sendall(b"X-Line-%d: still sending\r\n" % line)
+                    except OSError:
+                        pass  # cut by the server: the protection working
+            probe_began = time.perf_counter()
+            probes.append(healthz(port, wait=5.0))
+            time.sleep(max(0.0, probe_began + probe_every - time.perf_counter()))
+    finally:
+        for sock in tricklers:
+            sock.close()
+    answered = [p for p in probes if p is not None]
+    worst = shown(max(answered), wait=5.0) if answered else "-"
+    return f"trickle: {len(tricklers)} conns, /healthz answered {len(answered)} of {len(probes)} (worst {worst})"
 
 
 def batch_body() -> tuple[bytes, int]:
@@ -142,33 +183,59 @@ def during_slow_read(port: int, body: bytes) -> tuple[dict, list[float | None]]:
     return result, latencies
 
 
-def measure(name: str, args: list[str], env: dict, body: bytes, records: int) -> None:
+def alone(port: int) -> str:
+    return f"/healthz alone {shown(statistics.median(healthz(port) or WAIT for _ in range(5)))}"
+
+
+def idle(port: int) -> str:
+    return f"4 idle sockets: /healthz {shown(with_idle_sockets(port))}"
+
+
+def slow_reader(port: int) -> str:
+    body, records = BATCH
+    read, latencies = during_slow_read(port, body)
+    answered = [x for x in latencies if x is not None]
+    worst = shown(None if len(answered) < len(latencies) else max(answered, default=0))
+    return (f"slow reader: {read.get('lines', 0):,} of {records:,} lines, {read.get('bytes', 0) / 2**20:.1f} MiB in "
+            f"{read.get('seconds', 0):.1f} s, {'complete' if read.get('complete') else 'CUT (no terminating chunk)'}; "
+            f"/healthz meanwhile: worst {worst}")
+
+
+CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
+NO_CONFIG = ["-c", "/dev/null"]  # not the repository's gunicorn.conf.py: gunicorn's own defaults
+SERVERS = [
+    ("gunicorn default (sync), baseline", NO_CONFIG),
+    ("gunicorn gthread, 8 threads, baseline", [*NO_CONFIG, "--worker-class", "gthread", "--threads", "8"]),
+    ("referee serve (referee.serving)", ["-c", "python:referee.serving"]),
+]
+BATCH: tuple[bytes, int] = (b"", 0)
+
+
+def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
     proc, port = start(args, env)
     try:
-        alone = statistics.median(healthz(port) or WAIT for _ in range(5))
-        idle = with_idle_sockets(port)
-        read, latencies = during_slow_read(port, body)
+        for n, case in enumerate(cases):
+            print(f"{name if n == 0 else '':<38} {CASES[case](port)}", flush=True)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
-    answered = [x for x in latencies if x is not None]
-    worst = shown(None if len(answered) < len(latencies) else max(answered, default=0))
-    print(f"{name:<34} /healthz alone {shown(alone):>10}   4 idle sockets {shown(idle):>10}")
-    print(f"{'':<34} slow reader: {read.get('lines', 0):,} of {records:,} lines, "
-          f"{read.get('bytes', 0) / 2**20:.1f} MiB in {read.get('seconds', 0):.1f} s, "
-          f"{'complete' if read.get('complete') else 'CUT (no terminating chunk)'}; /healthz meanwhile: worst {worst}")
 
 
 def main() -> None:
-    body, records = batch_body()
+    global BATCH
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
+    cases = parser.parse_args().cases.split(",")
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'referee.db'}"
         subprocess.run([PY, "-m", "referee.cli", "db", "upgrade", "--database", url], check=True,
                        stdout=subprocess.DEVNULL)
         env = {**os.environ, "DATABASE_URL": url}
-        print(f"batch: {records:,} full deals, {len(body) / 2**20:.1f} MiB in; reader at {RATE / 2**20:.0f} MiB/s")
-        measure("gunicorn default (sync), baseline", [], env, body, records)
-        measure("referee serve (referee.serving)", ["-c", "python:referee.serving"], env, body, records)
+        if "slow-reader" in cases:
+            BATCH = batch_body()
+            print(f"batch: {BATCH[1]:,} full deals, {len(BATCH[0]) / 2**20:.1f} MiB in; reader at {RATE / 2**20:.0f} MiB/s")
+        for name, args in SERVERS:
+            measure(name, args, env, cases)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 every wait bounded."""
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -13,6 +14,9 @@ from pathlib import Path
 import pytest
 
 from tests.pg import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+DEADLINE = 3  # REFEREE_REQUEST_TIMEOUT for these servers, in seconds
 
 
 def _children(pid: int) -> list[int]:
@@ -38,33 +42,43 @@ def served(tmp_path_factory):
     url = f"sqlite:///{tmp_path_factory.mktemp('served') / 'referee.db'}"
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--database", url, "--bind",
                              f"127.0.0.1:{port}", "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "REFEREE_WEBHOOK_HOSTS": ""})
+                            env={**os.environ, "REFEREE_WEBHOOK_HOSTS": "", "REFEREE_REQUEST_TIMEOUT": str(DEADLINE)})
     try:
-        for _ in range(150):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_up(port)
         yield port, proc
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
 
 
+def wait_until_up(port: int) -> None:
+    for _ in range(150):  # at most about 15 s
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the server did not answer /healthz")
+
+
 def exchange(port: int, raw: bytes, timeout: float = 10) -> tuple[int, dict, bytes]:
     """Send raw bytes, read the whole answer: (status, headers, body)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
         sock.sendall(raw)
-        data = b""
-        while chunk := sock.recv(65536):
-            data += chunk
-            head, sep, body = data.partition(b"\r\n\r\n")
-            if sep and b"content-length" in head.lower():
-                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
-                                  if line.lower().startswith(b"content-length")))
-                if len(body) >= length:
-                    break
+        return answer(sock)
+
+
+def answer(sock: socket.socket) -> tuple[int, dict, bytes]:
+    """Read one answer from the socket (to its Content-Length, or to the close)."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+        head, sep, body = data.partition(b"\r\n\r\n")
+        if sep and b"content-length" in head.lower():
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length")))
+            if len(body) >= length:
+                break
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
@@ -121,9 +135,10 @@ def test_serve_starts_the_delivery_worker_again_when_it_dies(served):
     assert len(again) == 1
 
 
-def test_more_stalled_clients_than_threads_give_their_threads_back(served):
-    """Twelve half-sent requests against one worker of 8 threads: each holds a thread only
-    until its read times out (10 s), then /healthz is answered (it waited for ever before)."""
+def test_more_stalled_clients_than_threads_hold_no_thread(served):
+    """Twelve half-sent requests against one worker of 8 threads: a request waits in the
+    poller until it is all in, so /healthz is answered (before, it waited for the stalled
+    clients' reads to time out, and for ever without that timeout)."""
     port, _ = served
     idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(12)]
     try:
@@ -135,3 +150,78 @@ def test_more_stalled_clients_than_threads_give_their_threads_back(served):
     finally:
         for sock in idle:
             sock.close()
+
+
+def test_clients_trickling_their_headers_hold_no_thread(served):
+    """24 clients, three times the worker's 8 threads, each sending its request one header
+    line at a time: /healthz is answered between their lines (it waited for them before)."""
+    port, _ = served
+    tricklers = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(24)]
+    try:
+        for sock in tricklers:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        statuses = []
+        for line in range(3):
+            for sock in tricklers:
+                sock.sendall(b"X-Line-%d: still sending\r\n" % line)
+            status, _, _ = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)
+            statuses.append(status)
+        assert statuses == [200, 200, 200]
+    finally:
+        for sock in tricklers:
+            sock.close()
+
+
+def trickle(port: int, head: bytes, piece: bytes) -> tuple[int, dict, bytes]:
+    """Send `head`, then `piece` every 0.25 s until the server answers (at most 40 pieces,
+    about 10 s, against the 3 s deadline): the answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head)
+        for _ in range(40):
+            if select.select([sock], [], [], 0.25)[0]:
+                return answer(sock)
+            sock.sendall(piece)
+    raise AssertionError("the server kept reading a trickling request past its deadline")
+
+
+@pytest.mark.parametrize("head, piece", [
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n", b"X-Line: one more\r\n"),
+    (b"POST /v1/verdicts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n",
+     b" "),
+    (b"POST /v1/verdicts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n",
+     b"1\r\n \r\n"),
+], ids=["headers", "body-with-length", "chunked-body"])
+def test_a_request_still_arriving_at_its_deadline_is_a_408_problem(served, head, piece):
+    """Headers, a body with its length (received in the poller) or a chunked body (read by
+    the app's thread), one piece every 0.25 s: each read is quick, but the whole request is
+    not in within the 3 s deadline, so the client gets 408 and the connection closes."""
+    port, _ = served
+    status, headers, body = trickle(port, head, piece)
+    assert (status, headers["content-type"], json.loads(body)["status"]) == (408, "application/problem+json", 408)
+    assert f"within {DEADLINE} s" in json.loads(body)["detail"]
+
+
+def test_plain_gunicorn_from_the_root_has_the_production_settings(tmp_path):
+    """`gunicorn wsgi:app` as a Flask user runs it, no -c: gunicorn.conf.py gives it the
+    threaded worker, so six idle clients do not stall /healthz (sync workers waited 30 s),
+    and its own refusals are problem+json."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
+                             "wsgi:app"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'referee.db'}"})
+    try:
+        wait_until_up(port)
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(6)]
+        try:
+            for sock in idle:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            status, _, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=5)
+            assert (status, json.loads(body)) == (200, {"status": "ok"})
+        finally:
+            for sock in idle:
+                sock.close()
+        status, headers, _ = exchange(port, b"GET /healthz?" + b"x" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert (status, headers["content-type"]) == (414, "application/problem+json")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -44,6 +44,7 @@ def refuse_nul(data, raw: bytes | str | None = None) -> None:
 
 
 def register(app: Flask) -> None:
+    from referee.serving import RequestTimeout
     from referee.store.errors import StoreError, Unauthorized
 
     @app.errorhandler(Problem)
@@ -65,6 +66,11 @@ def register(app: Flask) -> None:
         """A body the server cannot read (a chunk size `zz`, a body cut short): the client's
         fault, found only when the app reads the body, after gunicorn handed the request over."""
         return problem(400, "Bad Request", f"the request body is malformed: {type(exc).__name__}")
+
+    @app.errorhandler(RequestTimeout)
+    def _too_slow(exc: RequestTimeout):
+        """The body did not arrive in time (referee.serving's deadline, or a read's timeout)."""
+        return problem(408, "Request Timeout", str(exc))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
