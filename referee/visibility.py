@@ -37,11 +37,14 @@ def is_faced(deal_verdict: dict) -> bool:
     return deal_verdict["status"] in OVER or deal_verdict.get("claim") is not None
 
 
-def _shown_face_down(events: list[dict], trump: dict) -> bool:
-    """The hidden card "shown" by being played face down (R-13): the engine counts it as shown,
-    but the table never saw it, so for the table the trump is still hidden."""
-    at = (trump.get("revealed") or {}).get("event")
-    return at is not None and 0 <= at < len(events) and bool(events[at].get("face_down"))
+def face_down_plays(deal_record: dict) -> set[int]:
+    """The events of a deal that play a card face down. A play of the hidden card marked face
+    down is not one: the hidden card is never played face down (R-35), it is shown by being
+    played (whether the table has seen it is then `Table.seen`'s to say, as for any card)."""
+    trump = deal_record.get("trump")
+    hidden = trump.get("hidden") if isinstance(trump, dict) else None
+    return {i for i, e in enumerate(deal_record.get("events", []))
+            if e.get("face_down") and (hidden is None or e.get("play") != hidden)}
 
 
 class Table:
@@ -49,12 +52,12 @@ class Table:
 
     def __init__(self, deal_record: dict, deal_verdict: dict):
         events = deal_record.get("events", [])
-        self.seen = {e["play"] for e in events if e.get("play") and not e.get("face_down")}
         trump = deal_verdict.get("trump") or {}
-        unseen = _shown_face_down(events, trump)
-        if trump.get("card") and not unseen and (trump.get("mode") not in HIDDEN_MODES or trump.get("revealed")):
+        down = face_down_plays(deal_record)
+        self.seen = {e["play"] for i, e in enumerate(events) if e.get("play") and i not in down}
+        if trump.get("card") and (trump.get("mode") not in HIDDEN_MODES or trump.get("revealed")):
             self.seen.add(trump["card"])
-        self.suit = None if unseen else trump.get("suit")
+        self.suit = trump.get("suit")
         self.leads = leads(events)
 
     def text(self, text: str, also: frozenset[str] = frozenset()) -> str:
@@ -81,7 +84,8 @@ class Table:
 
     def deal_record(self, deal: dict) -> dict:
         out = {k: v for k, v in deal.items() if k != "hands"}
-        out["events"] = [dict(e, play=None) if e.get("face_down") else e for e in deal.get("events", [])]
+        down = face_down_plays(deal)
+        out["events"] = [dict(e, play=None) if i in down else e for i, e in enumerate(deal.get("events", []))]
         trump = out.get("trump")
         if isinstance(trump, dict) and trump.get("suit") is not None and trump["suit"] != self.suit:
             out["trump"] = dict(trump, suit=None)  # called otherwise in an older revision
@@ -90,7 +94,7 @@ class Table:
     def deal_verdict(self, deal: dict, deal_record: dict) -> dict:
         deal = copy.deepcopy(deal)
         events = deal_record.get("events", [])
-        face_down = {i: e.get("play") for i, e in enumerate(events) if e.get("face_down")}
+        face_down = {i: events[i].get("play") for i in face_down_plays(deal_record)}
         trump_shown = self.shows_trump(deal.get("trump"))
         if not trump_shown:
             _hide_trump(deal)
@@ -137,6 +141,7 @@ class Table:
     def steps(self, steps: list[dict], deal_record: dict, trump_mode: str | None) -> list[dict]:
         """The page's step data of one deal: no hands, no legal cards, no card unseen."""
         events = deal_record.get("events", [])
+        down = face_down_plays(deal_record)
         out = []
         for step in steps:
             s = dict(step, hands=None, legal=None)
@@ -144,8 +149,7 @@ class Table:
             if s.get("trump") is not None and s["trump"] != self.suit:
                 s["trump"] = None
                 s["trump_hidden"] = trump_mode in HIDDEN_MODES or bool(s.get("trump_hidden"))
-            event = events[s["event"]] if isinstance(s.get("event"), int) and 0 <= s["event"] < len(events) else {}
-            own = event.get("play") if event.get("face_down") else None
+            own = events[s["event"]].get("play") if s.get("event") in down else None
             out.append(self.scrub(s, frozenset({own}) if own else frozenset()))
         return out
 

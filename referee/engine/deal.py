@@ -355,6 +355,9 @@ class Deal(HiddenTrumpRules, ClaimRules):
     def _play(self, ev: Event, i: int) -> None:
         seat, card, face_down = ev.seat, ev.card, ev.face_down
         trump = self.trump
+        face_up = face_down and self.plays_face_up(card)
+        if face_up:
+            face_down = False  # the hidden card is never played face down
         k = self.filled if self.first_back is None else self.position
         if seat != (self.leader + k) & 3:
             self._check_turn(seat, i, lambda: f"plays {card.face}")
@@ -368,6 +371,8 @@ class Deal(HiddenTrumpRules, ClaimRules):
             self._prove_pending(seat, card, i)
         if trump.is_hidden:
             self._before_play_hidden(seat, card, face_down, k, i)
+            if face_up:
+                self._cite_face_up(i)
         if k == 0:
             if self.lead_must_trump and card.suit != trump.suit:
                 self._claim("must_lead_trump_after_reveal", seat, trump.suit, i, card, None, i)

@@ -1,6 +1,7 @@
 """The hidden trump's whole life in one place (hidden, band): set aside face down, shown on
 an ask, on the caller's lead, at a show-out (band), when the caller follows with it (band),
-when played while hidden, as the caller's 13th card, and the caller's face-down discards.
+when played while hidden (never face down, R-35), as the caller's 13th card, and the
+caller's face-down discards.
 
 `HiddenTrumpRules` is part of `Deal` (a mixin: it reads and writes the deal's table); the
 order in which its rules apply at a play is `_before_play_hidden`.
@@ -48,6 +49,22 @@ class HiddenTrumpRules:
         obliged = self.trump.mode == "hidden" or self.trump.band_reveal != "auto"
         trumps = [c for c in hand if c.suit == suit] if obliged else []
         return sorted(trumps or hand)
+
+    def plays_face_up(self, card: Card) -> bool:
+        """R-35: the hidden card, played while it lies hidden, is never played face down: a
+        play of it marked face down is played as if face up (the mark is disregarded, so it
+        is no `bad_face_down` either), shown by being played and a trump from that play."""
+        return card is self._set_aside and self.trump.is_hidden
+
+    def _cite_face_up(self, i: int) -> None:
+        """The hidden card's play at event `i` was marked face down: its reveal, and its
+        `hidden_card_played` if any, also name R-35."""
+        rule = [*self.trump.revealed["rule"], "R-35"]
+        self.trump.revealed = dict(self.trump.revealed, rule=rule)
+        self.trick_reveal = dict(self.trick_reveal, rule=rule)
+        for v in self.violations:
+            if v.event == i and v.code == "hidden_card_played":
+                v.extra_rules = (*v.extra_rules, "R-35")
 
     def can_play_face_down(self) -> bool:
         return (self.options.hidden_caller_face_down and self.trump.mode == "hidden"

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 RULEBOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
-ID = r"R-\d+|[a-z]+(?:\.[a-z0-9_-]+)+"
+ID = r"R-\d+[a-z]?|[a-z]+(?:\.[a-z0-9_-]+)+"
 _HEADING = re.compile(rf"^### ({ID}) — (.+)$")
 _TICKED = re.compile(r"`([^`]+)`")
 

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from .cards import Card, in_hand_order
 from .deal import Deal
 from .errors import RecordError
-from .record import TAKE_BACK
+from .record import PLAY, TAKE_BACK
 from .trick import Played, Trick
 
 
@@ -104,7 +104,7 @@ class Recorder:
             if referee:
                 self._pending = (deal.n_events, f"the referee plays {event.card.face} for seat {event.seat}", True)
             else:
-                self._pending = (j, event.describe(), False)
+                self._pending = (j, _note(deal, event), False)
             try:
                 deal.push(event)
             except RecordError:
@@ -134,6 +134,13 @@ class Recorder:
         step = Step.of(deal, event, note, won)
         self.steps.append(step._replace(referee=True) if referee else step)
         self._pending = None
+
+
+def _note(deal: Deal, event) -> str:
+    """What an event does, for people; a hidden card marked face down is played face up (R-35)."""
+    if event.kind == PLAY and event.face_down and deal.plays_face_up(event.card):
+        return f"seat {event.seat} plays {event.card.face}, the hidden trump card: marked face down, it is played face up (R-35)"
+    return event.describe()
 
 
 def dealt_error_step(error: RecordError) -> Step:

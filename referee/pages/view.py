@@ -15,7 +15,7 @@ from referee.api.auth import bearer_key
 from referee.api.problems import Problem
 from referee.api.verdicts import load_record, read_json
 from referee.engine import Record, Step, deal_steps, judge, resolve
-from referee.visibility import PublicView
+from referee.visibility import PublicView, face_down_plays
 
 from referee.store.errors import Forbidden, NotFound, Unauthorized
 
@@ -235,19 +235,22 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
                           "violations": violations.get(c["event"], []), "name": names[c["seat"]]})
         tricks.append({**t, "cards": cards})
     ignored = set(deal.get("ignored_events", []))
-    events = [dict(_event_view(e, names, open_), ignored=i in ignored) for i, e in enumerate(deal_record.get("events", []))]
+    down = face_down_plays(deal_record)
+    events = [dict(_event_view(e, names, open_, i in down), ignored=i in ignored)
+              for i, e in enumerate(deal_record.get("events", []))]
     return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline,
             "other_violations": [v for v in deal["violations"] if v["event"] is None],
             "names": names}
 
 
-def _event_view(event: dict, names: list[str], open_: bool) -> dict:
+def _event_view(event: dict, names: list[str], open_: bool, face_down: bool) -> dict:
+    """`face_down`: the play is face down (a hidden card marked so is not: R-35)."""
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat <= 3 else f"seat {seat}"
     if "play" in event:
-        face_down = event.get("face_down", False)
         view = card_view(event["play"] if open_ or not face_down else None)
-        return {"who": who, "kind": "play", "card": view, "face_down": face_down}
+        return {"who": who, "kind": "play", "card": view, "face_down": face_down,
+                "face_up": bool(event.get("face_down")) and not face_down}
     if "claim" in event:
         return {"who": who, "kind": "claim", "card": None, "tricks": event["claim"]}
     kind = next((k for k in ("reveal", "accept", "dispute") if k in event), "take_back")

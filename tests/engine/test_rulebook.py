@@ -14,7 +14,7 @@ from referee.engine.violations import BREACH_RULES
 
 PACKAGE = Path(__file__).parents[2] / "referee"
 PREFIXES = "table|trick|revoke|trump|collection|pile|end|streak|score|mendikot|match|dealer|record|preset|option|perfect"
-CITED = re.compile(rf"[\"'](R-\d+|(?:{PREFIXES})\.[a-z0-9_.-]+)[\"']")
+CITED = re.compile(rf"[\"'](R-\d+[a-z]?|(?:{PREFIXES})\.[a-z0-9_.-]+)[\"']")
 
 
 FEED_EVENTS = {"match.finished", "match.revised", "trick.finished", "trick.revised"}  # the feed's event types, not rule ids
@@ -96,7 +96,8 @@ def test_the_rulebooks_own_section_references_name_those_sections():
     text = (PACKAGE.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     titles = dict(re.findall(r"^## (\d+)\. (.+)$", text, re.M))
     assert titles["10"] == "Presets" and titles["11"] == "Options" and titles["12"] == "Rulings"
-    assert "each **preset** sets (sections 11 and 10), or a **ruling** (ids `R-1` to `R-34`,\nsection 12" in text
+    last = max(int(m) for m in re.findall(r"^### R-(\d+) — ", text, re.M))
+    assert f"each **preset** sets (sections 11 and 10), or a **ruling** (ids `R-1` to `R-{last}`,\nsection 12" in text
 
 
 def test_the_records_violation_table_names_every_rule_a_golden_violation_cites():
