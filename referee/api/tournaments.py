@@ -10,7 +10,7 @@ from referee.store.views import MatchView, tournament_settings
 from referee.store.webhooks import Webhooks
 from referee.store.standings import TIE_BREAK
 
-from .auth import bearer_key, needs_key
+from .auth import bearer_key, check_write_key, needs_key, writes
 from .problems import Problem
 from .store_schemas import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema,
                             WebhookCreateSchema)
@@ -71,7 +71,7 @@ def list_tournaments():
 
 
 @bp.post("/v1/tournaments/<tournament_id>/keys/rotate", endpoint="rotateKey")
-@needs_key
+@writes
 def rotate_key(tournament_id: str):
     data = load(KeyRotateSchema(), read_json(), "key rotation")
     new = store().rotate_key(tournament_id, bearer_key(), data["key"])
@@ -99,7 +99,11 @@ def get_feed(tournament_id: str):
 @bp.post("/v1/matches", endpoint="createMatch")
 @needs_key
 def create_match():
-    data = load(MatchCreateSchema(), read_json(), "match", {"record": _stored_record})
+    body = read_json()
+    tournament = body.get("tournament") if isinstance(body, dict) else None
+    if isinstance(tournament, str):  # the key first; a body that names no tournament is the schema's 422
+        check_write_key(tournament_id=tournament)
+    data = load(MatchCreateSchema(), body, "match", {"record": _stored_record})
     view, created = store().create_match(data["tournament"], bearer_key(), data["record"], data.get("external_id"))
     return _match_response(view, 201 if created else 200)
 
@@ -127,7 +131,7 @@ def get_match(match_id: str):
 
 
 @bp.post("/v1/matches/<match_id>/events", endpoint="appendEvents")
-@needs_key
+@writes
 def append_events(match_id: str):
     data = load(EventsSchema(), read_json(), "events", {"events": check_events})
     view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), data["events"])
@@ -135,7 +139,7 @@ def append_events(match_id: str):
 
 
 @bp.post("/v1/matches/<match_id>/deals", endpoint="startDeal")
-@needs_key
+@writes
 def start_deal(match_id: str):
     deal = load_record(read_json(), check_deal, "deal")
     view = store().add_deal(match_id, bearer_key(), request.headers.get("If-Match"), deal)
@@ -143,7 +147,7 @@ def start_deal(match_id: str):
 
 
 @bp.put("/v1/matches/<match_id>/record", endpoint="reviseRecord")
-@needs_key
+@writes
 def revise_record(match_id: str):
     data = load(ReviseSchema(), read_json(), "revision", {"record": _stored_record})
     view = store().revise(match_id, bearer_key(), request.headers.get("If-Match"), data["record"], data["reason"])
@@ -151,7 +155,7 @@ def revise_record(match_id: str):
 
 
 @bp.post("/v1/matches/<match_id>/close", endpoint="closeMatch")
-@needs_key
+@writes
 def close_match(match_id: str):
     view = store().close(match_id, bearer_key(), request.headers.get("If-Match"))
     return _match_response(view)
@@ -168,7 +172,7 @@ def get_revision(match_id: str, number: int):
 
 
 @bp.post("/v1/tournaments/<tournament_id>/webhooks", endpoint="createWebhook")
-@needs_key
+@writes
 def create_webhook(tournament_id: str):
     data = load(WebhookCreateSchema(), read_json(), "webhook")
     hook, secret = Webhooks(store()).register(tournament_id, bearer_key(), data["url"])
@@ -179,33 +183,33 @@ def create_webhook(tournament_id: str):
 
 
 @bp.get("/v1/tournaments/<tournament_id>/webhooks", endpoint="listWebhooks")
-@needs_key
+@writes
 def list_webhooks(tournament_id: str):
     return jsonify({"webhooks": Webhooks(store()).list(tournament_id, bearer_key())})
 
 
 @bp.get("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/deliveries", endpoint="listDeliveries")
-@needs_key
+@writes
 def list_deliveries(tournament_id: str, webhook_id: str):
     limit = _int_arg("limit", 100, 1, 1000)
     return jsonify(Webhooks(store()).deliveries(tournament_id, bearer_key(), webhook_id, limit))
 
 
 @bp.delete("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>", endpoint="deleteWebhook")
-@needs_key
+@writes
 def delete_webhook(tournament_id: str, webhook_id: str):
     Webhooks(store()).delete(tournament_id, bearer_key(), webhook_id)
     return Response(status=204)
 
 
 @bp.post("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/secret", endpoint="rotateWebhookSecret")
-@needs_key
+@writes
 def rotate_webhook_secret(tournament_id: str, webhook_id: str):
     hook, secret = Webhooks(store()).rotate_secret(tournament_id, bearer_key(), webhook_id)
     return jsonify({**hook, "secret": secret})
 
 
 @bp.post("/v1/tournaments/<tournament_id>/webhooks/<webhook_id>/enable", endpoint="enableWebhook")
-@needs_key
+@writes
 def enable_webhook(tournament_id: str, webhook_id: str):
     return jsonify(Webhooks(store()).enable(tournament_id, bearer_key(), webhook_id))

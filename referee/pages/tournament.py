@@ -57,8 +57,9 @@ def _filters() -> tuple[str | None, str | None]:
 
 @bp.get("/tournaments/<tournament_id>", endpoint="tournamentPage")
 def tournament_page(tournament_id: str):
-    store, key = _store(), bearer_key()
+    store = _store()
     try:
+        key = bearer_key()
         etag = store.tournament_etag(tournament_id, key)
         if etag in {tag.strip() for tag in request.headers.get("If-None-Match", "").split(",")}:
             return Response(status=304, headers={"ETag": etag})

@@ -120,6 +120,16 @@ class Matches:
                 t = load_tournament(s, tid)
                 return _same_upload(s, existing, record_for(t, record, external_id)), False
 
+    def check_match_write_key(self, mid: str, key: str | None) -> None:
+        """As check_write_key, for a write to this match (404 when there is none)."""
+        key_given(key)
+        plausible_id(mid, "match")
+        with self.db.reading() as s:
+            tid = s.scalars(select(Match.tournament_id).where(Match.id == mid)).one_or_none()  # not the record
+            if tid is None:
+                raise NotFound(f"no match {shown(mid)}")
+            require_write_key(load_tournament(s, tid), key)
+
     def get_match(self, mid: str, key: str | None) -> MatchView:
         with self.db.reading() as s:
             m = load_match(s, mid)

@@ -77,6 +77,13 @@ class Tournaments:
             nxt = encode_cursor(rows[limit - 1]) if len(rows) > limit else None
             return {"items": rows[:limit], "next_cursor": nxt}
 
+    def check_write_key(self, tid: str, key: str | None) -> None:
+        """401/403 (or 404) for a write before its body is read or judged; the write checks
+        the key again in its own transaction (it may have been rotated meanwhile)."""
+        key_given(key)
+        with self.db.reading() as s:
+            require_write_key(load_tournament(s, tid), key)
+
     def has_tournament(self, tid: str | None) -> bool:
         with self.db.transaction() as s:
             return isinstance(tid, str) and 0 < len(tid) <= 32 and "\x00" not in tid and s.get(Tournament, tid) is not None

@@ -61,15 +61,39 @@ def test_private_tournament_needs_the_key_to_read(store_client):
 
 
 def test_the_key_needs_the_bearer_scheme(store_client):
-    """A bare key, or another scheme, opens nothing (403), for reads and writes alike."""
+    """A bare key, or another scheme, opens nothing (403), for reads and writes alike, and
+    the answer says what is wrong with the header."""
     t = make_tournament(store_client, public=False)
     path = f"/v1/tournaments/{t['id']}"
-    for header in (t["key"], f"Basic {t['key']}", f"Token {t['key']}", "Bearer", "Bearer  "):
-        assert store_client.get(path, headers={"Authorization": header}).status_code == 403, header
+    for header, why in ((t["key"], "no Bearer scheme"), (f"Basic {t['key']}", "no Bearer scheme"),
+                        (f"Token {t['key']}", "no Bearer scheme"), ("Bearer", "no key after Bearer"),
+                        ("Bearer  ", "no key after Bearer")):
+        r = store_client.get(path, headers={"Authorization": header})
+        assert (r.status_code, why in r.get_json()["detail"]) == (403, True), header
         r = store_client.post("/v1/matches", json={"tournament": t["id"], "record": {"deals": []}},
                               headers={"Authorization": header})
-        assert r.status_code == 403, header
+        assert (r.status_code, why in r.get_json()["detail"]) == (403, True), header
     assert store_client.get(path, headers={"Authorization": f"bearer  {t['key']} "}).status_code == 200
+
+
+def test_every_write_checks_its_key_before_its_body(store_client):
+    """A bad body with no key is 401, with a wrong key, the read key or a bare key 403 (the
+    body is never validated for them); only the write key gets the body's 422."""
+    t = make_tournament(store_client)
+    m = post_match(store_client, t, []).get_json()
+    hook = f"/v1/tournaments/{t['id']}/webhooks"
+    writes = [("post", "/v1/matches", {"tournament": t["id"], "record": 5}),
+              ("post", f"/v1/matches/{m['id']}/events", {"events": "x"}),
+              ("post", f"/v1/matches/{m['id']}/deals", {"dealer": 9}),
+              ("put", f"/v1/matches/{m['id']}/record", {"record": 1}),
+              ("post", f"/v1/tournaments/{t['id']}/keys/rotate", {"key": "nope"}),
+              ("post", hook, {"url": 5})]
+    for method, path, body in writes:
+        send = getattr(store_client, method)
+        assert send(path, json=body).status_code == 401, path
+        for header in ("Bearer rk_wrong", f"Bearer {t['read_key']}", t["key"]):
+            assert send(path, json=body, headers={"Authorization": header}).status_code == 403, (path, header)
+        assert send(path, json=body, headers={**auth(t["key"]), "If-Match": m["etag"]}).status_code == 422, path
 
 
 def test_with_an_operator_key_set_creating_a_tournament_needs_it(store_client, monkeypatch):
