@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -221,6 +219,7 @@ class Supervised:
         self.proc = self._start()
 
     def _start(self) -> subprocess.Popen:
+        import subprocess
         import time
 
         self.started = time.monotonic()
@@ -251,8 +250,10 @@ class Supervised:
 def serve(args) -> int:
     """Migrate the database, run gunicorn (threaded workers: referee/serving.py) until
     stopped, and keep the delivery worker running beside it."""
-    from referee.store.db import upgrade
+    import signal
+    import subprocess
 
+    from referee.store.db import upgrade
     from referee.store.secrets import local_key
 
     url = _url(args)

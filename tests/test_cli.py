@@ -66,15 +66,23 @@ def test_json_lines_archives_and_export_files_are_read_and_j_keeps_the_order(tmp
     assert f"{export}:2: valid record" in capsys.readouterr().out
 
 
-def test_check_starts_without_the_web_or_the_store(tmp_path):
+# What `referee check` of one deal must not import: the web, the database, the page and
+# rulebook renderers, and what only other commands use (serve's processes, -j N's pool).
+NOT_FOR_CHECK = {"flask", "werkzeug", "sqlalchemy", "marshmallow", "jinja2", "markdown_it", "alembic", "psycopg",
+                 "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "subprocess",
+                 "multiprocessing"}
+
+
+def test_check_starts_without_the_web_the_store_or_what_other_commands_need(tmp_path):
     import subprocess
     import sys
 
-    path = write(tmp_path, "c.json", {"preset": "court-piece", "deals": []})
+    path = write(tmp_path, "c.json", {"preset": "court-piece", "deals": [won_by(0, [1, 3, 1, 3, 0, 2, 2], n=7)]})
     code = ("import sys; from referee.cli import main; main(['check', %r]); "
-            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'sqlalchemy', "
-            "'marshmallow', 'jinja2', 'markdown_it', 'alembic'}))" % path)
+            "print(sorted(n for n in %r if any(m == n or m.startswith(n + '.') for m in sys.modules)))"
+            % (path, sorted(NOT_FOR_CHECK)))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "valid record, 1 deal(s)" in out  # it did judge the deal
     assert out.strip().splitlines()[-1] == "[]"
 
 
