@@ -35,6 +35,37 @@ def delivery_workers(pid: int) -> list[int]:
     return [c for c in _children(pid) if "referee.cli deliver" in _cmdline(c)]
 
 
+def held_connections(pid: int, port: int) -> int:
+    """Connections to `port` that the gunicorn workers under `referee serve` (pid) have accepted:
+    the sockets among their open files that /proc/net/tcp lists as established on that port."""
+    workers = [w for c in _children(pid) if "gunicorn" in _cmdline(c) for w in _children(c)]
+    inodes = set()
+    for w in workers:
+        fds = Path(f"/proc/{w}/fd")
+        for fd in fds.iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:  # closed meanwhile
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    held = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        held += int(local.rsplit(":", 1)[1], 16) == port and state == "01" and inode in inodes
+    return held
+
+
+def wait_until_held(pid: int, port: int, count: int, seconds: float = 30) -> None:
+    """Until the server has taken up `count` connections (accepted, in a worker's hands), so
+    that a request sent next queues behind them instead of going first."""
+    deadline = time.monotonic() + seconds
+    while held_connections(pid, port) < count:
+        assert time.monotonic() < deadline, f"the server took up {held_connections(pid, port)} of {count} connections"
+        time.sleep(0.02)
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """`referee serve` with one worker process, the way an operator starts it."""
@@ -109,12 +140,12 @@ def test_a_long_request_line_is_a_414_and_large_headers_a_431_problem(served):
 def test_four_idle_connections_do_not_stall_the_service(served):
     """Four clients that send half a request and then nothing, against one worker process:
     /healthz is still answered (before threaded workers it waited for the 30 s worker timeout)."""
-    port, _ = served
+    port, proc = served
     idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(4)]
     try:
         for sock in idle:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
-        time.sleep(0.5)  # let the server take them up
+        wait_until_held(proc.pid, port, 4)
         status, _, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=10)
         assert (status, json.loads(body)) == (200, {"status": "ok"})
     finally:
@@ -139,12 +170,12 @@ def test_more_stalled_clients_than_threads_hold_no_thread(served):
     """Twelve half-sent requests against one worker of 8 threads: a request waits in the
     poller until it is all in, so /healthz is answered (before, it waited for the stalled
     clients' reads to time out, and for ever without that timeout)."""
-    port, _ = served
+    port, proc = served
     idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(12)]
     try:
         for sock in idle:
             sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
-        time.sleep(0.5)
+        wait_until_held(proc.pid, port, 12)
         status, _, body = exchange(port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout=40)
         assert (status, json.loads(body)) == (200, {"status": "ok"})
     finally:

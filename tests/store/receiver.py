@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
@@ -13,6 +14,7 @@ class Receiver:
         self.always_fail = always_fail
         self.requests: list[tuple[dict, bytes, int]] = []
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)  # notified at each request
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -24,6 +26,7 @@ class Receiver:
                     headers = {k: v for k, v in self.headers.items()}
                     headers["_path"] = self.path
                     receiver.requests.append((headers, body, status))
+                    receiver.arrived.notify_all()
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -40,7 +43,18 @@ class Receiver:
 
     def accepted(self) -> list[tuple[dict, bytes]]:
         with self.lock:
-            return [(h, b) for h, b, status in self.requests if status == 200]
+            return self._accepted()
+
+    def _accepted(self) -> list[tuple[dict, bytes]]:
+        return [(h, b) for h, b, status in self.requests if status == 200]
+
+    def wait_for(self, enough: int | Callable[[list], bool], seconds: float = 60) -> list[tuple[dict, bytes]]:
+        """The accepted requests once there are `enough` of them (a count, or a test of the
+        list), woken by each arrival; what arrived by then if `seconds` pass first."""
+        done = enough if callable(enough) else lambda accepted: len(accepted) >= enough
+        with self.arrived:
+            self.arrived.wait_for(lambda: done(self._accepted()), timeout=seconds)
+            return self._accepted()
 
     def __enter__(self) -> "Receiver":
         self.thread.start()

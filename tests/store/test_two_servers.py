@@ -95,10 +95,8 @@ def test_two_servers_and_two_workers_on_one_postgresql(pg_url):
             status, page = call(a, "GET", f"/v1/tournaments/{t['id']}/feed?limit=1000", key=t["key"])
             total = len(page["events"])
             assert total >= 4 * 3  # a deal.finished per deal at least
-            deadline = time.monotonic() + 60
-            while len({json.loads(body)["seq"] for _, body in rx.accepted()}) < total and time.monotonic() < deadline:
-                time.sleep(0.1)
-            seqs = [json.loads(body)["seq"] for _, body in rx.accepted()]
+            seqs = [json.loads(body)["seq"] for _, body in
+                    rx.wait_for(lambda accepted: len({json.loads(b)["seq"] for _, b in accepted}) >= total)]
         assert seqs == list(range(1, total + 1))  # every event once, in order, despite the failures
         assert [e["seq"] for e in page["events"]] == list(range(1, total + 1))
     finally:
