@@ -17,7 +17,15 @@ os.environ.setdefault("REFEREE_SECRET_KEY", "the test suite's key")
 def pytest_report_header(config):
     from tests.browser.conftest import report_header
 
-    return report_header()
+    return [report_header(), pg.report_header()]
+
+
+def no_postgres() -> None:
+    """No PostgreSQL binaries: a failure where they are required (CI), else a skip."""
+    if pg.required():
+        pytest.fail("PostgreSQL 15 binaries not found (pg_config --bindir); CI must test against PostgreSQL "
+                    "(.ci/run installs Debian's postgresql)")
+    pytest.skip("PostgreSQL binaries not found on this machine")
 
 
 @pytest.fixture(scope="session")
@@ -31,9 +39,7 @@ def sqlite_template(tmp_path_factory):
 def pg_server():
     bin_dir = pg.bindir()
     if bin_dir is None:
-        if os.environ.get("CI"):
-            pytest.fail("PostgreSQL 15 binaries not found (pg_config --bindir); CI must test against PostgreSQL")
-        pytest.skip("PostgreSQL binaries not found on this machine")
+        no_postgres()
     server = pg.Server(bin_dir).start()
     with psycopg.connect(server.url(), autocommit=True) as conn:
         conn.execute("CREATE DATABASE template_referee")

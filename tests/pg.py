@@ -21,6 +21,22 @@ def bindir() -> Path | None:
     return Path(found[-1]).parent if found else None
 
 
+def required() -> bool:
+    """Must the PostgreSQL tests run here? Under CI (`CI` set, as `.ci/run` runs) or with
+    REFEREE_REQUIRE_POSTGRES=1: a missing server is then a failure, never a skip."""
+    flags = (os.environ.get("CI", ""), os.environ.get("REFEREE_REQUIRE_POSTGRES", ""))
+    return any(flag.strip().lower() not in ("", "0", "false", "no") for flag in flags)
+
+
+def report_header() -> str:
+    found = bindir()
+    if found is not None:
+        return f"PostgreSQL: {found} (the PostgreSQL tests start a throwaway server)"
+    if required():
+        return "PostgreSQL: NOT FOUND, and required here (CI): its tests fail"
+    return "PostgreSQL: not found (pg_config --bindir): its tests are skipped"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
