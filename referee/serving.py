@@ -41,6 +41,9 @@ threads = 8           # per worker: requests in progress at once
 timeout = 30          # a worker that does not report for this long is restarted
 keepalive = 5         # seconds an idle connection is kept (a new one too, before its first byte)
 accesslog = "-"
+# No control socket (gunicornc): its default path is one per user, so a second server on the
+# machine would take it over from the first.
+control_socket_disable = True
 
 REQUEST_TIMEOUT = float(os.environ.get("REFEREE_REQUEST_TIMEOUT") or 30)  # seconds from a request's first byte to its last
 READ_TIMEOUT = 10.0           # seconds a thread waits on one read or write of a client's socket
