@@ -25,8 +25,12 @@ def _database(args):
     """The database, migrated first if it is not at the latest schema (said once, on stderr)."""
     from referee.store.db import Database, upgrade_if_needed
 
-    if upgrade_if_needed(_url(args)):
-        print(f"referee: the database at {_url(args)} was not at the latest schema; migrated it", file=sys.stderr)
+    done = upgrade_if_needed(_url(args))
+    if done == "created":
+        print(f"referee: created the database at {_url(args)}", file=sys.stderr)
+    elif done == "migrated":
+        print(f"referee: the database at {_url(args)} was at an older schema; migrated it to the latest",
+              file=sys.stderr)
     return Database(_url(args))
 
 

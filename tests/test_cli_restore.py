@@ -19,12 +19,24 @@ UNKNOWN = "f" * 32
     (["close", UNKNOWN], 2), (["keys", "rotate", "--tournament", UNKNOWN], 2), (["deliver", "--once"], 0),
     (["tournaments", "create", "T", "--preset", "court-piece"], 0),
 ])
-def test_every_command_migrates_a_never_migrated_database_on_first_use(tmp_path, capsys, command, status):
+def test_every_command_creates_a_new_database_on_first_use(tmp_path, capsys, command, status):
     url = f"sqlite:///{tmp_path / 'never.db'}"
     assert main([*command, "--database", url]) == status
-    assert "migrated it" in capsys.readouterr().err
-    assert main([*command, "--database", url]) == status  # once: the second run finds it migrated
-    assert "migrated" not in capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines()[0] == f"referee: created the database at {url}"
+    assert main([*command, "--database", url]) == status  # once: the second run finds it made
+    err = capsys.readouterr().err
+    assert "created" not in err and "migrated" not in err
+
+
+def test_a_command_migrates_a_database_at_an_older_schema_and_says_so(tmp_path, capsys):
+    from referee.store.db import downgrade, upgrade
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    upgrade(url)
+    downgrade(url, "0002")
+    assert main(["tournaments", "list", "--database", url]) == 0
+    assert (f"referee: the database at {url} was at an older schema; migrated it to the latest"
+            in capsys.readouterr().err)
 
 
 def _exported(sqlite_url, tmp_path) -> tuple[str, Path, dict]:

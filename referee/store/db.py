@@ -91,19 +91,22 @@ def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
 
 
-def upgrade_if_needed(url: str) -> bool:
+def upgrade_if_needed(url: str) -> str | None:
     """Migrate a database that is not at the latest schema (a new file, one never migrated, an
-    older one); True when it did. A command's first use needs no `referee db upgrade` first."""
+    older one): "created" when it held no table yet, "migrated" when it had an older schema,
+    None when it was at the latest. A command's first use needs no `referee db upgrade` first."""
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
+    from sqlalchemy import inspect
 
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
             current = set(MigrationContext.configure(conn).get_current_heads())
+            empty = not current and not inspect(conn).get_table_names()
     finally:
         engine.dispose()
     if current == set(ScriptDirectory.from_config(alembic_config(url)).get_heads()):
-        return False
+        return None
     upgrade(url)
-    return True
+    return "created" if empty else "migrated"
