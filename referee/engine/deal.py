@@ -117,15 +117,15 @@ class Deal(HiddenTrumpRules, ClaimRules):
             raise self._bad_trump(f"a hidden trump card is not part of trump mode \"{mode}\"")
         if mode == "random":
             if spec.blind is None:
-                raise self._bad_trump("random trump needs the card shown before the deal: {\"blind\": CARD}")
+                raise self._bad_trump("random trump needs the card shown before the deal, as {\"blind\": \"QC\"}")
             return self._turned_up(spec, mode)
         if spec.blind is not None:
             self._check_blind_card(spec.blind)
             return self._turned_up(spec, "blind")
         if mode == "blind":
-            raise self._bad_trump("blind trump needs the turned-up card: {\"blind\": CARD}")
+            raise self._bad_trump("blind trump needs the turned-up card, as {\"blind\": \"QC\"}")
         if spec.suit is None:
-            raise self._bad_trump("the caller's trump suit is missing: {\"suit\": S}")
+            raise self._bad_trump("the caller's trump suit is missing: {\"suit\": \"S\"} (or \"H\", \"D\", \"C\")")
         self._check_caller(spec.by)
         return Trump("called", spec.suit, by=spec.by)
 
@@ -137,7 +137,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
     def _hidden_trump(self, spec: TrumpSpec, mode: str) -> Trump:
         card = spec.hidden
         if card is None:
-            raise self._bad_trump(f"trump mode \"{mode}\" needs the face-down card: {{\"hidden\": CARD}}")
+            raise self._bad_trump(f"trump mode \"{mode}\" needs the face-down card, as {{\"hidden\": \"QC\"}}")
         if self.hands is not None and card not in self.dealt[self.caller][:5]:
             raise self._bad_trump(f"the hidden card {card.face} is not among the caller's (seat {self.caller}) first five cards")
         if spec.suit is not None and spec.suit != card.suit:

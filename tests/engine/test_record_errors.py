@@ -152,3 +152,19 @@ def test_an_option_too_large_to_be_exact_is_refused():
         adjudicate(Record(preset="court-piece", options={"streak_points": 2.0 ** 60}))
     assert info.value.option == "streak_points"
     assert adjudicate(Record(preset="court-piece", options={"streak_points": 3.0}))["valid"]
+
+
+@pytest.mark.parametrize("preset, options, trump", [
+    ("court-piece", {}, None), ("court-piece", {"trump": "blind"}, {"suit": "S"}),
+    ("court-piece", {"trump": "random"}, None), ("hidden-rung", {}, None),
+])
+def test_a_missing_trumps_message_shows_the_field_as_json_to_copy(preset, options, trump):
+    """`{"suit": "S"}`, not `{"suit": S}`: the example in the message is JSON a person can paste."""
+    import json
+    import re
+
+    v = adjudicate_dict({"preset": preset, "options": options, "deals": [{"dealer": 0, "trump": trump, "events": []}]})
+    message = v["errors"][0]["message"]
+    [example] = re.findall(r"\{.*?\}", message)
+    field, value = next(iter(json.loads(example).items()))
+    assert field in ("suit", "blind", "hidden") and value in ("S", "QC")
