@@ -29,7 +29,7 @@ class TournamentCreateSchema(Schema):
 class MatchCreateSchema(Schema):
     tournament = fields.String(required=True, validate=NAME)
     external_id = fields.String(validate=NAME, allow_none=True)
-    record = fields.Raw(required=True)
+    record = fields.Raw(load_default=dict)  # absent: an empty match, its deals to come (live play)
 
 
 class EventsSchema(Schema):

@@ -134,6 +134,22 @@ def test_store_a_match_and_read_it_back(store_client):
     assert unchanged.status_code == 304 and unchanged.data == b""
 
 
+def test_a_match_is_created_empty_without_a_record_and_live_play_fills_it(store_client):
+    """As the README says: a match is created empty or with a record."""
+    t = make_tournament(store_client)
+    r = store_client.post("/v1/matches", json={"tournament": t["id"], "external_id": "table-9"}, headers=auth(t["key"]))
+    validate_response(r, "/v1/matches", "post")
+    assert r.status_code == 201
+    m = r.get_json()
+    assert m["record"]["deals"] == [] and m["record"]["players"] == [f"table-9 seat {s}" for s in range(4)]
+    assert m["verdict"]["valid"] and m["status"] == "in_progress" and m["deals"] == 0
+    started = write(store_client, f"/v1/matches/{m['id']}/deals", t["key"], r.headers["ETag"],
+                    {"dealer": 0, "trump": {"suit": "S"}})
+    assert started.status_code == 200 and started.get_json()["verdict"]["next"]["to_play"] == 1
+    again = store_client.post("/v1/matches", json={"tournament": t["id"], "external_id": "table-9"}, headers=auth(t["key"]))
+    assert again.status_code == 200 and again.get_json()["id"] == m["id"]  # a retried create: the same match
+
+
 def test_writes_need_the_tournaments_own_key(store_client):
     t = make_tournament(store_client)
     other = make_tournament(store_client)
