@@ -1,6 +1,8 @@
 """Import and restore as a director uses them: a never-migrated database, an export restored
 under its own id (twice adds nothing) with its times, and import --close."""
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -90,19 +92,18 @@ def test_import_close_closes_each_session_whose_last_deal_is_over_so_standings_f
 
 
 def test_the_readme_imports_each_example_into_a_tournament_of_its_preset(sqlite_url, capsys):
+    """The README's `referee tournaments create` / `referee import` lines, run as printed."""
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("Each example in `examples/` imports", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
-    lines = [line.split() for line in block.splitlines()]
+    block = re.search(r"Each imports into a tournament.*?```sh\n(.*?)```", readme, re.S).group(1)
     imported = set()
     tid = None
-    for words in lines:
-        args = [w.strip('"') for w in " ".join(words[1:]).replace('"Examples (Double Sir)"', "Examples-DS").split()]
-        args = [tid if a == "TID" else a for a in args]
-        assert main([*args, "--database", sqlite_url]) == 0
+    for line in block.splitlines():
+        args = [tid if a == "TID" else a for a in shlex.split(line)[1:]]
+        assert main([*args, "--database", sqlite_url]) == 0, line
         out = capsys.readouterr().out
         if args[:2] == ["tournaments", "create"]:
             tid = out.split()[1]
         else:
-            assert "1 new, 0 already present, 0 rejected" in out
+            assert "1 new, 0 already present, 0 rejected" in out, line
             imported.add(args[1])
     assert imported == {f"examples/{p.name}" for p in EXAMPLES.glob("*.json")}
