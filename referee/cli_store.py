@@ -73,8 +73,9 @@ def _session_to_close(view) -> bool:
 
 
 def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> tuple[str, str | None]:
-    """('new' | 'present' | 'rejected', why); `close`: close the new match if it is a session
-    whose last deal is over."""
+    """('new' | 'present' | 'rejected', why, or for a restored match whose id this database
+    could not keep, what it is now); `close`: close the new match if it is a session whose
+    last deal is over."""
     from referee.records import RecordProblems, check_record
     from referee.store.errors import StoreError
 
@@ -82,14 +83,18 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
         return "rejected", f"not JSON: {item.data}"
     data = item.data
     external_id = _external_id(item, how)
+    note = None
     try:
         if isinstance(data, dict) and data.get("kind") == "match":  # a line of `referee export`
             external_id = data.get("external_id") or data.get("id") or external_id
             revisions = [{**r, "record": check_record(r["record"], f"/revisions/{k}/record", stored=True),
                           "created_at": _moment(r.get("created_at"))}
                          for k, r in enumerate(data.get("revisions") or [{"record": data.get("record")}])]
+            exported = data.get("id") if isinstance(data.get("id"), str) else None
             view, created = store.restore_match(tid, external_id, revisions, _moment(data.get("created_at")),
-                                                _moment(data.get("updated_at")))
+                                                _moment(data.get("updated_at")), exported)
+            if created and exported and view.match.id != exported:
+                note = f"restored as match {view.match.id}: its id {exported} is taken here (its old links do not open it)"
         else:
             clean = check_record(data, stored=True)
             view, created = store.create_match(tid, None, clean, external_id, trusted=True)
@@ -99,18 +104,28 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
         return "rejected", "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
     except StoreError as exc:
         return "rejected", exc.detail
-    return ("new" if created else "present"), None
+    return ("new" if created else "present"), note
 
 
-def _target_tournament(store, args, items: list[Item]) -> str | None:
-    """The tournament to import into: --tournament ID, or `new` from an export's settings."""
-    if args.tournament != "new":
-        return args.tournament
+def _is_settings(item: Item) -> bool:
+    return isinstance(item.data, dict) and item.data.get("kind") == "tournament"
+
+
+def _targets(store, args, items: list[Item]) -> list[tuple[str, list[Item]]] | None:
+    """Where each record goes: all into --tournament ID; with `new`, each tournament of a
+    `referee export` file (a whole database's has several) with the matches after its
+    settings, created under its own id (or found, when restored before). None: said why."""
     from referee.store.errors import StoreError
     from referee.store.operator import require_operator
 
-    settings = next((i.data["tournament"] for i in items if isinstance(i.data, dict) and i.data.get("kind") == "tournament"), None)
-    if settings is None:
+    if args.tournament != "new":
+        try:
+            store.tournament(args.tournament, None, trusted=True)
+        except StoreError as exc:
+            print(f"referee import: {exc.detail}", file=sys.stderr)
+            return None
+        return [(args.tournament, [i for i in items if not _is_settings(i)])]
+    if not items or not _is_settings(items[0]):
         print("--tournament new needs a `referee export` file, which starts with the tournament's settings",
               file=sys.stderr)
         return None
@@ -119,6 +134,16 @@ def _target_tournament(store, args, items: list[Item]) -> str | None:
     except StoreError as exc:
         print(f"referee import: {exc.detail} (--operator-key)", file=sys.stderr)
         return None
+    targets: list[tuple[str, list[Item]]] = []
+    for item in items:
+        if _is_settings(item):
+            targets.append((_restored_tournament(store, item.data["tournament"]), []))
+        else:
+            targets[-1][1].append(item)
+    return targets
+
+
+def _restored_tournament(store, settings: dict) -> str:
     if store.has_tournament(settings.get("id")):
         print(f"tournament {settings['id']} ({settings['name']}) is already here: restored before; "
               "adding only what it lacks")
@@ -142,35 +167,33 @@ def _moment(text: str | None):
 
 
 def import_files(args) -> int:
-    from referee.store.errors import StoreError
-
     store = _store(args)
-    items = list(read_items(args.files))
-    tid = _target_tournament(store, args, items)
-    if tid is None:
-        return NOT_FOUND
     try:
-        store.tournament(tid, None, trusted=True)
-    except StoreError as exc:
-        print(f"referee import: {exc.detail}", file=sys.stderr)
-        return NOT_FOUND
+        targets = _targets(store, args, list(read_items(args.files)))
+        if targets is None:
+            return NOT_FOUND
+        return max([_import_into(store, tid, records, args) for tid, records in targets], default=0)
+    finally:
+        store.db.dispose()
+
+
+def _import_into(store, tid: str, records: list[Item], args) -> int:
+    """One tournament's records, and what became of them."""
     counts = {"new": 0, "present": 0, "rejected": 0}
-    rejected = []
-    records = [i for i in items if not (isinstance(i.data, dict) and i.data.get("kind") == "tournament")]
+    said = []
     progress = Progress(len(records))
     for n, item in enumerate(records, 1):
         outcome, why = _import_one(store, tid, item, args.id_from, args.close)
         counts[outcome] += 1
         if why:
-            rejected.append((item.where, why))
+            said.append(f"  rejected {item.where}: {why}" if outcome == "rejected" else f"  {item.where}: {why}")
         progress.show(n)
     progress.done()
     print(f"{len(records)} record(s) into tournament {tid}: {counts['new']} new, "
           f"{counts['present']} already present, {counts['rejected']} rejected")
-    for where, why in rejected:
-        print(f"  rejected {where}: {why}")
-    store.db.dispose()
-    return 1 if rejected else 0
+    for line in said:
+        print(line)
+    return 1 if counts["rejected"] else 0
 
 
 # -- export ---------------------------------------------------------------------------------

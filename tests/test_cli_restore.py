@@ -107,3 +107,53 @@ def test_the_readme_imports_each_example_into_a_tournament_of_its_preset(sqlite_
             assert "1 new, 0 already present, 0 rejected" in out, line
             imported.add(args[1])
     assert imported == {f"examples/{p.name}" for p in EXAMPLES.glob("*.json")}
+
+
+def _three_tournaments(url) -> dict[str, list[str]]:
+    """Three tournaments, two matches each: {tournament id: [match ids]}."""
+    store = Store(Database(url))
+    made = {}
+    for name, preset in (("Cup", "court-piece"), ("League", "double-sir"), ("Friendly", "court-piece")):
+        t, key, _ = store.create_tournament(name, preset, {}, True)
+        made[t.id] = [store.create_match(t.id, key, {"deals": [won_by(0, [1] * 7, n=n)]}, f"table-{n}")[0].match.id
+                      for n in (1, 2)]
+    store.db.dispose()
+    return made
+
+
+def test_a_whole_database_export_restores_every_tournament_with_its_match_ids(sqlite_url, tmp_path, capsys):
+    """`referee export` without --tournament: all three tournaments come back, each match under
+    the id it had, so the links shared that night (/matches/ID) still open it."""
+    made = _three_tournaments(sqlite_url)
+    out = tmp_path / "all.jsonl"
+    assert main(["export", "-o", str(out), "--database", sqlite_url]) == 0
+    other = f"sqlite:///{tmp_path / 'restored.db'}"
+    assert main(["import", str(out), "--tournament", "new", "--database", other]) == 0
+    said = capsys.readouterr().out
+    for tid in made:
+        assert f"created tournament {tid}" in said and f"2 record(s) into tournament {tid}: 2 new" in said
+    store = Store(Database(other))
+    try:
+        for tid, mids in made.items():
+            listed = store.list_matches(tid, None, None, 10, None)["items"]
+            assert sorted(m["id"] for m in listed) == sorted(mids)
+    finally:
+        store.db.dispose()
+    assert main(["import", str(out), "--tournament", "new", "--database", other]) == 0
+    again = capsys.readouterr().out
+    assert again.count("is already here") == 3 and again.count("0 new, 2 already present") == 3
+
+
+def test_a_restored_match_whose_id_is_taken_gets_a_new_one_and_the_import_says_so(sqlite_url, tmp_path, capsys):
+    made = _three_tournaments(sqlite_url)
+    cup = list(made)[0]
+    out = tmp_path / "cup.jsonl"
+    assert main(["export", "--tournament", cup, "-o", str(out), "--database", sqlite_url]) == 0
+    store = Store(Database(sqlite_url))
+    t, _, _ = store.create_tournament("Cup again", "court-piece", {}, True)
+    store.db.dispose()
+    assert main(["import", str(out), "--tournament", t.id, "--database", sqlite_url]) == 0
+    said = capsys.readouterr().out
+    assert "2 record(s) into tournament" in said and "2 new" in said
+    for mid in made[cup]:
+        assert f"its id {mid} is taken here" in said

@@ -2,6 +2,7 @@
 and a match stored again from them (each revision judged anew)."""
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 from sqlalchemy import select
@@ -43,10 +44,12 @@ class Archive:
                                           "created_at": iso(r.created_at), "record": r.record} for r in history(s, m)]}
 
     def restore_match(self, tid: str, external_id: str, revisions: list[dict], created_at: datetime | None = None,
-                      updated_at: datetime | None = None) -> tuple[MatchView, bool]:
+                      updated_at: datetime | None = None, mid: str | None = None) -> tuple[MatchView, bool]:
         """A match from an export: its revisions stored again in order, each judged anew, with
-        the export's times (a revision's `created_at`; now when absent). An external id already
-        present is left as it is (created False)."""
+        the export's times (a revision's `created_at`; now when absent) and its id `mid`, so
+        that the links to it still open it (a new id when `mid` is absent, not an id of ours'
+        shape, or taken by another match here). An external id already present is left as it
+        is (created False)."""
         with self.db.transaction() as s:
             t = load_tournament(s, tid, lock=True)
             existing = by_external_id(s, tid, external_id)
@@ -60,7 +63,7 @@ class Archive:
                 record = record_for(t, rev["record"], external_id)
                 limits.check_record(record)
                 judged.append((record, judge(record)))
-            m = Match(id=new_id(), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
+            m = Match(id=_free_id(s, mid), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
                       record=judged[0][0], verdict=judged[0][1])
             s.add(m)
@@ -72,3 +75,13 @@ class Archive:
             m.status = status_of(m.verdict, m.closed)
             publish(s, t, m, None, Head(m.record, m.verdict), False, None)
             return MatchView(m, True), True
+
+
+RESTORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the column's width
+
+
+def _free_id(s, mid: str | None) -> str:
+    """The exported id when this database can keep it, else a new one."""
+    if mid is None or not RESTORABLE_ID.fullmatch(mid) or s.get(Match, mid) is not None:
+        return new_id()
+    return mid
