@@ -32,7 +32,7 @@ from functools import partial
 from gunicorn import http, util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-__all__ = ["worker_class", "workers", "threads", "timeout", "keepalive", "accesslog"]
+__all__ = ["worker_class", "workers", "threads", "timeout", "keepalive", "accesslog", "control_socket_disable"]
 
 # gunicorn settings (the names are gunicorn's); the command line may override each.
 worker_class = "referee.serving.ProblemWorker"
