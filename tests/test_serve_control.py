@@ -25,3 +25,12 @@ def test_two_servers_on_one_machine_share_no_control_socket(tmp_path):
             stop(proc)
     logs = (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()
     assert "control socket" not in logs.lower() and "gunicorn.ctl" not in logs
+
+
+def test_plain_gunicorn_from_the_repository_root_opens_none_either():
+    """`gunicorn wsgi:app` reads gunicorn.conf.py, which takes referee.serving's settings."""
+    import runpy
+    from pathlib import Path
+
+    settings = runpy.run_path(str(Path(__file__).parents[1] / "gunicorn.conf.py"))
+    assert settings["control_socket_disable"] is True
