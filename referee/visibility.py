@@ -1,7 +1,8 @@
 """What a reader without the tournament's key may see: the one place that decides it.
 
 The key holder (the tournament's scorer) sees everything. A reader without the key sees a deal
-that is over now, in the current revision, whole and in every revision. A deal that is live now
+that is over now, in the current revision, whole and in every revision (a deal abandoned at a
+close is over too, R-36). A deal that is live now
 is seen as the table sees it in the current revision (R-31): the cards played face up there and
 a trump card once shown, the trump suit once shown. Every other card (a hand, a face-down card,
 a card played in an older revision and corrected away since) is still held: no field and no
@@ -18,7 +19,7 @@ from typing import Any
 
 from referee.engine.cards import Card
 
-OVER = ("complete", "ended_by_penalty", "redeal")
+OVER = ("complete", "ended_by_penalty", "redeal", "abandoned")  # abandoned at a close: over, nobody plays on (R-36)
 HIDDEN_MODES = ("hidden", "band")
 # A card as JSON fields and codes name it (TH), or as messages write it for people (10♥).
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b|(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]")

@@ -46,6 +46,7 @@ class Deal(HiddenTrumpRules, ClaimRules):
         self.court_made = False     # a first-7 court that may be played on (R-4)
         self.play_on = False
         self.play_all = False       # the solver's `tricks` question: play all 13, whatever the end
+        self.bell = False           # the session was closed: the open trick is over (R-36)
         self.first_seven: int | None = None
         self._raw_plays = False
         self._pending: list[list[Claim]] = [[], [], [], []]
@@ -614,9 +615,14 @@ class Deal(HiddenTrumpRules, ClaimRules):
 
     # -- how it ended ----------------------------------------------------------------
 
+    @property
+    def tricks_over(self) -> int:
+        """How many tricks are over: those completed, and at the bell the open one (R-36)."""
+        return len(self.tricks) + (1 if self.bell and self.filled else 0)
+
     def penalty(self) -> Violation | None:
-        """The first uncorrected illegal play in a completed trick decides the deal (R-1)."""
-        done = len(self.tricks)
+        """The first uncorrected illegal play in a trick that is over decides the deal (R-1, R-36)."""
+        done = self.tricks_over
         found = [v for v in self.violations
                  if v.is_illegal_play and not v.corrected and v.trick is not None and v.trick <= done]
         return min(found, key=lambda v: (v.trick, v.event)) if found else None
@@ -654,8 +660,8 @@ class Deal(HiddenTrumpRules, ClaimRules):
         return tuple(won)
 
     def ignored_events(self, penalty: Violation | None) -> list[int]:
-        if penalty is None:
-            return []
+        if penalty is None or penalty.trick > len(self._trick_ends):
+            return []  # (at the bell, R-36: the penalty trick is the open one, the last events')
         return list(range(self._trick_ends[penalty.trick - 1] + 1, self.n_events))
 
     def unproven(self) -> list[dict]:

@@ -200,7 +200,7 @@ class DealVerdict:
         if self.deal is None:
             return []
         cut = self.penalty.trick if self.penalty is not None else None
-        closed = len(self.deal.tricks)
+        closed = self.deal.tricks_over
         shown = [v for v in self.deal.violations if cut is None or v.trick is None or v.trick <= cut]
         for v in shown:
             v.pending = v.trick is not None and v.trick > closed  # R-28
@@ -220,7 +220,7 @@ class DealVerdict:
         shown, penalty = self.tricks, self.penalty
         report = {
             "dealer": deal.dealer, "caller": deal.caller,
-            "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid", "abandoned")),
+            "trump": deal.trump.as_dict(finished=self.status not in ("in_progress", "invalid")),  # abandoned: over (R-36)
             "status": self.status,
             "tricks": tricks(shown),
             "tricks_won": list(deal.won_until(penalty)),
@@ -317,19 +317,48 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
 
 
 def _close(match: Match, deals: list[DealVerdict], last: Deal | None) -> None:
-    """R-26, R-32: a closed session ends after its last finished deal; an unfinished one is
-    abandoned, or under `abandoned_deal: perfect_play` finished by perfect play and scored."""
+    """R-26, R-32: a closed session ends after its last finished deal; an unfinished one ends
+    at the bell (`_at_the_bell`) or is abandoned, not scored."""
     abandoned = bool(deals) and deals[-1].status == "in_progress"
-    if abandoned and match.options.abandoned_deal == "perfect_play":
-        abandoned = not _finish_at_close(match, deals, last)
     if abandoned:
+        abandoned = not _at_the_bell(match, deals, last)
+    if abandoned:
+        _open_trick_over(last)
         deals[-1].status = "abandoned"
     match.close(abandoned)
 
 
+def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+    """The unfinished last deal at the close; True when it is scored. Its open trick is over,
+    so an uncorrected illegal play there stands and the penalty decides the deal (R-36); else,
+    under `abandoned_deal: perfect_play`, the referee plays it to its end (R-32)."""
+    deal.bell = True
+    if deal.penalty() is not None:
+        _open_trick_over(deal)
+        _rejudged(match, deals, deal)
+        return True
+    return match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal)
+
+
+def _open_trick_over(deal: Deal) -> None:
+    """R-36: the deal ends at the bell; the violations of its open trick stand and say why."""
+    for v in deal.violations:
+        if deal.filled and v.trick == deal.number:
+            v.extra_rules = (*v.extra_rules, "R-36")
+
+
+def _rejudged(match: Match, deals: list[DealVerdict], deal: Deal) -> DealVerdict:
+    """The last deal judged again, now scored, keeping the steps the replay kept."""
+    verdict = _deal_verdict(match, deal, None)
+    verdict.steps = deals[-1].steps
+    deals[-1] = verdict
+    return verdict
+
+
 def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
     """Play the unfinished last deal to its end by perfect play and score it (R-32); False
-    when it cannot be (no hands, an illegal play on the table, past the search limit)."""
+    when it cannot be (no hands, past the search limit; an illegal play on the table has
+    already decided it, R-36)."""
     settler = current_settler()
     line = settler.finish(deal) if settler is not None else "no_solver"
     steps = deals[-1].steps
@@ -341,12 +370,10 @@ def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool
     deal.play_line(line.events, None if recorder is None else lambda evs: recorder.push_all(evs, referee=True))
     if recorder is not None:
         recorder.stop(None)
-    verdict = _deal_verdict(match, deal, None)
-    verdict.steps = steps
+    verdict = _rejudged(match, deals, deal)
     verdict.at_close = {"perfect_play": True, "reason": None, "event": start,
                         "line": [{"seat": e.seat, "card": e.card.text} for e in line.events],
                         "rule": ["R-32", "perfect.play"]}
-    deals[-1] = verdict
     return True
 
 

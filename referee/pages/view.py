@@ -238,8 +238,10 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
     down = face_down_plays(deal_record)
     events = [dict(_event_view(e, names, open_, i in down), ignored=i in ignored)
               for i, e in enumerate(deal_record.get("events", []))]
+    in_tricks = {c["event"] for t in deal["tricks"] for c in t["cards"]}
     return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline,
             "other_violations": [v for v in deal["violations"] if v["event"] is None],
+            "open_violations": [v for v in deal["violations"] if v["event"] is not None and v["event"] not in in_tricks],
             "names": names}
 
 

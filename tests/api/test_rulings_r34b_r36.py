@@ -1,8 +1,11 @@
 """Rulings R-34b, R-35 and R-36 (issue 28) through the store: the stored match read with and
 without the key, its revisions and pages, and the feed."""
-from tests.api.test_hiding import cards_named, page_steps, public_texts
+from tests.api.spec import validate_response
+from tests.api.test_hiding import cards_named, delivered, page_steps, public_texts
 from tests.api.test_matches import auth, make_tournament, post_match, write
-from tests.helpers import ev, untricked
+from tests.engine.test_hidden import HANDS
+from tests.engine.test_rulings_r34b_r36 import revoke_in_open_trick
+from tests.helpers import ev
 
 
 def feed(client, t):
@@ -46,3 +49,71 @@ def test_r35_the_marked_hidden_card_is_seen_face_up_by_every_reader_of_a_live_de
     assert (found["code"], found["card"], found["rule"][-3:]) == ("hidden_card_played", "7S", ["R-35", "revoke.penalty", "R-1"])
     texts = public_texts(store_client, t, mid)
     assert all("7S" in cards_named(text) for where, text in texts.items() if where != "revisions"), texts.keys()
+
+
+# -- R-36 --------------------------------------------------------------------------------------------
+
+def close(client, t, mid, etag):
+    r = client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"]) | {"If-Match": etag})
+    validate_response(r, "/v1/matches/{match_id}/close", "post")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_deal(store_client):
+    # Dealer 2, hands known: seat 0 takes tricks 1-3 and leads a heart; seat 1, holding hearts,
+    # plays a club; the organiser closes the session then.
+    t = make_tournament(store_client)
+    r = post_match(store_client, t, [revoke_in_open_trick()])
+    mid = r.get_json()["id"]
+    assert store_client.get(f"/v1/matches/{mid}").get_json()["verdict"]["deals"][0]["violations"] == []  # proven by a hand: not public yet
+    before = len(feed(store_client, t))
+    body = close(store_client, t, mid, r.headers["ETag"])
+    d = body["verdict"]["deals"][0]
+    assert body["status"] == "finished" and d["status"] == "ended_by_penalty"
+    assert (d["result"]["winner"], d["result"]["kind"], d["result"]["courts"]) == (0, "penalty_court", [1, 0])
+    [revoke] = d["violations"]
+    assert (revoke["pending"], revoke["penalty"], revoke["rule"]) == (False, True, ["trick.follow", "R-36", "revoke.penalty", "R-1"])
+    assert body["verdict"]["match"]["winner"] == 0
+    public = store_client.get(f"/v1/matches/{mid}").get_json()
+    assert public["verdict"] == body["verdict"] and public["record"]["deals"][0]["hands"]  # over: public whole
+    events = feed(store_client, t)[before:]
+    assert [e["type"] for e in events] == ["deal.finished", "violation.found", "match.finished", "standings.changed"]
+    finished = events[0]["payload"]
+    assert (finished["status"], finished["result"]["kind"], finished["tricks_won"]) == ("ended_by_penalty", "penalty_court", [3, 0])
+    assert events[1]["payload"]["violation"]["code"] == "revoke" and events[2]["payload"]["closed"] is True
+    rows = store_client.get(f"/v1/tournaments/{t['id']}/standings").get_json()["standings"]
+    assert rows[0]["won"] == 1 and rows[0]["courts_for"] == 1
+    page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "In the open trick, over when the session was closed" in page and "— decides the deal" in page
+
+
+def test_r36_an_abandoned_deal_is_public_on_every_surface(store_client, store_app, monkeypatch):
+    # Rung Royal's Hidden Rung, hands known, the caller's 3S face down; AH, 4S, 4H played, closed.
+    t = make_tournament(store_client, preset="rr-hidden-rung")
+    live = {"dealer": 0, "hands": HANDS, "trump": {"hidden": "3S"}, "events": ev("1:AH 2:4S 3:4H")}
+    r = post_match(store_client, t, [live])
+    mid = r.get_json()["id"]
+    hidden = store_client.get(f"/v1/matches/{mid}").get_json()
+    assert "hands" not in hidden["record"]["deals"][0] and hidden["record"]["deals"][0]["trump"] == {"hidden": None}
+    unplayed = {c for hand in HANDS for c in hand} - {"AH", "4S", "4H"}
+    assert not unplayed & cards_named(public_texts(store_client, t, mid)["match"])
+    bodies = delivered(store_app, t, monkeypatch, lambda: close(store_client, t, mid, r.headers["ETag"]))
+    keyed = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
+    d = keyed["verdict"]["deals"][0]
+    assert d["status"] == "abandoned" and d["result"] is None
+    assert (d["trump"]["suit"], d["trump"]["turned_up_at_end"]) == ("S", True)
+    texts = public_texts(store_client, t, mid)
+    public = store_client.get(f"/v1/matches/{mid}").get_json()
+    assert public["record"] == keyed["record"] and public["verdict"] == keyed["verdict"]
+    for n in (1, 2):  # the live revision too: the deal is over now
+        old = store_client.get(f"/v1/matches/{mid}/revisions/{n}").get_json()
+        assert old["record"]["deals"][0]["hands"] == HANDS and old["record"]["deals"][0]["trump"] == {"hidden": "3S"}, n
+        assert page_steps(texts[f"revision page {n}"])[0]["hands"] is not None, n
+    assert page_steps(texts["page"])[-1]["hands"][0] is not None and "2S" in cards_named(texts["page"])
+    assert "hidden until the deal ends" not in texts["page"]
+    events = feed(store_client, t)
+    abandoned = next(e["payload"] for e in events if e["type"] == "deal.abandoned")
+    assert (abandoned["status"], abandoned["result"]) == ("abandoned", None)
+    assert any('"deal.abandoned"' in b for b in bodies)
+

@@ -207,15 +207,17 @@ def test_r32_closing_during_a_deal_abandons_it_and_the_finished_deals_decide():
 
 def test_r32_an_abandoned_deal_is_still_checked_for_record_errors_and_its_violations_listed():
     # Deal 1 (dealer 2, hands known): seat 0 leads trick 4's first card, a heart, and seat 1
-    # plays a club while holding hearts; the session is closed in that open trick.
+    # plays a club while holding hearts, then takes it back; the session is closed in that open
+    # trick. (Not taken back, the revoke would decide the deal at the bell: R-36.)
     abandoned = won_by(2, [0] * 3, n=3, hands=True)
     lead = next(c for c in abandoned["hands"][0][3:] if c[1] == "H")
     club = next(c for c in abandoned["hands"][1] if c[1] == "C")
-    abandoned["events"] += [{"seat": 0, "play": lead}, {"seat": 1, "play": club}]
+    abandoned["events"] += [{"seat": 0, "play": lead}, {"seat": 1, "play": club}, {"seat": 1, "take_back": True}]
     v = closed("court-piece", [won_by(0, [1] * 7), abandoned])
     d = v["deals"][1]
     assert v["valid"] and d["status"] == "abandoned" and d["result"] is None
-    assert [(x["code"], x["seat"], x["event"], x["pending"]) for x in d["violations"]] == [("revoke", 1, 13, True)]
+    assert [(x["code"], x["seat"], x["event"], x["corrected"], x["pending"]) for x in d["violations"]] == [
+        ("revoke", 1, 13, True, False)]  # the open trick is over at the close (R-36)
     broken = won_by(2, [0] * 3, n=3)
     broken["events"].append({"seat": 1, "play": "2C"})  # seat 0 leads trick 4
     v = closed("court-piece", [won_by(0, [1] * 7), broken])
@@ -223,12 +225,16 @@ def test_r32_an_abandoned_deal_is_still_checked_for_record_errors_and_its_violat
     assert v["deals"][1]["status"] == "invalid" and v["match"]["winner"] == 1 and v["match"]["finished"]
 
 
-def test_r32_an_abandoned_hidden_trump_is_not_turned_up():
+def test_r32_an_abandoned_hidden_trump_is_turned_up_as_at_any_end():
+    # R-36: an abandoned deal is over for the hiding rules, so its hidden card is turned up
+    # (trump.hidden.end), as every reader then sees it; while live it was not.
     deal = {"dealer": 0, "trump": {"hidden": "2D"}, "events": [{"seat": 1, "play": "AH"}]}
+    live = verdict("hidden-rung", [deal])["deals"][0]["trump"]
+    assert live["turned_up_at_end"] is False and live["suit"] is None and "rule" not in live
     v = closed("hidden-rung", [deal])
     trump = v["deals"][0]["trump"]
     assert v["deals"][0]["status"] == "abandoned"
-    assert trump["turned_up_at_end"] is False and trump["suit"] is None and "rule" not in trump
+    assert (trump["turned_up_at_end"], trump["suit"], trump["rule"]) == (True, "D", ["trump.hidden.end"])
 
 
 @pytest.mark.parametrize("preset,deals,winner", [

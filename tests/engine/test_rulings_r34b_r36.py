@@ -2,6 +2,8 @@
 import json
 from pathlib import Path
 
+from referee.engine import adjudicate_dict
+from referee.visibility import PublicView
 from tests.engine.test_hidden import HANDS, codes, hidden
 from tests.helpers import deal, ev, verdict, won_by
 
@@ -101,3 +103,106 @@ def test_r35_with_hands_the_callers_marked_hidden_card_on_lead_is_hidden_card_pl
     assert v["valid"] and codes(v) == [("hidden_card_played", 1, 0, "hand", True)]
     assert d["tricks"][0]["cards"][0] == {"seat": 1, "card": "7S", "event": 0, "trump": True}
     assert d["tricks"][0]["winner"] == 1
+
+
+# -- R-36: the close ends the open trick -------------------------------------------------------------
+
+def closed(preset, deals, **options):
+    return adjudicate_dict({"preset": preset, "options": options, "closed": True, "deals": deals})
+
+
+def revoke_in_open_trick() -> dict:
+    """Dealer 2 (hands known; the callers are team 1, seat 3 calls): seat 0, a defender, wins
+    tricks 1-3 and leads a heart to trick 4; seat 1, a caller holding hearts, plays a club.
+    Nothing else is played."""
+    d = won_by(2, [0] * 3, n=3, hands=True)
+    lead = next(c for c in d["hands"][0][3:] if c[1] == "H")
+    club = next(c for c in d["hands"][1] if c[1] == "C")
+    assert any(c[1] == "H" for c in d["hands"][1][3:])
+    d["events"] += [{"seat": 0, "play": lead}, {"seat": 1, "play": club}]
+    return d
+
+
+def test_r36_a_revoke_in_the_open_trick_at_the_close_is_a_penalty_court():
+    # Deal 1: seat 1 (team 1) makes a court (dealer 0). Deal 2: seat 1 revokes in trick 4 and the
+    # session is closed before anyone else plays.
+    deals = [won_by(0, [1] * 7), revoke_in_open_trick()]
+    live = verdict("court-piece", deals, play_on=False)["deals"][1]
+    assert live["status"] == "in_progress" and [v["pending"] for v in live["violations"]] == [True]
+    v = closed("court-piece", deals, play_on=False)
+    assert v["valid"] and v["next"] is None
+    d = v["deals"][1]
+    [revoke] = d["violations"]
+    assert (revoke["code"], revoke["seat"], revoke["trick"], revoke["event"], revoke["proof"]) == ("revoke", 1, 4, 13, "hand")
+    assert (revoke["pending"], revoke["penalty"]) == (False, True)
+    assert revoke["rule"] == ["trick.follow", "R-36", "revoke.penalty", "R-1"]
+    assert d["status"] == "ended_by_penalty" and d["ignored_events"] == []
+    assert len(d["tricks"]) == 3 and d["tricks_won"] == [3, 0]  # trick 4 was never completed
+    assert (d["result"]["winner"], d["result"]["kind"], d["result"]["courts"]) == (0, "penalty_court", [1, 0])
+    assert d["next_dealer"] == 3 and d["next_dealer_rule"][-1] == "dealer.defenders-win"  # the dealer's team won
+    m = v["match"]
+    assert (m["courts"], m["winner"], m["finished"], m["rule"]) == ([1, 1], None, True, ["match.closed", "R-26"])
+
+
+def test_r36_the_penalty_at_the_close_scores_points_too():
+    # rr-single-sir (points, target 10): the offended team 0 are the defenders, so the penalty
+    # court is worth 4 points (R-1), and the closed match goes to them (R-32).
+    v = closed("rr-single-sir", [revoke_in_open_trick()])
+    d = v["deals"][0]
+    assert d["status"] == "ended_by_penalty" and (d["result"]["kind"], d["result"]["points"]) == ("penalty_court", [4, 0])
+    assert (v["match"]["points"], v["match"]["winner"]) == ([4, 0], 0)
+
+
+def test_r36_a_corrected_revoke_is_no_penalty_and_the_deal_is_abandoned():
+    d = revoke_in_open_trick()
+    d["events"].append({"seat": 1, "take_back": True})
+    v = closed("court-piece", [d])
+    deal_ = v["deals"][0]
+    assert deal_["status"] == "abandoned" and deal_["result"] is None
+    assert [(x["corrected"], x["pending"], x["penalty"]) for x in deal_["violations"]] == [(True, False, False)]
+    assert deal_["violations"][0]["rule"] == ["trick.follow", "R-36", "revoke.correct"]
+
+
+def test_r36_without_hands_a_show_out_never_contradicted_stays_unproven_and_the_deal_abandoned():
+    d = revoke_in_open_trick()
+    del d["hands"]
+    v = closed("court-piece", [d])
+    deal_ = v["deals"][0]
+    assert deal_["status"] == "abandoned" and deal_["violations"] == []
+    assert [(u["code"], u["seat"], u["event"]) for u in deal_["unproven"]] == [("revoke", 1, 13)]
+
+
+def test_r36_under_perfect_play_the_revoke_still_decides_the_deal():
+    # Before R-36 the bell could not play on past the revoke: abandoned, "illegal_play".
+    v = closed("court-piece", [revoke_in_open_trick()], abandoned_deal="perfect_play")
+    d = v["deals"][0]
+    assert d["status"] == "ended_by_penalty" and "at_close" not in d
+    assert (d["result"]["winner"], d["result"]["kind"]) == (0, "penalty_court")
+
+
+def test_r36_a_closed_last_deal_with_a_record_error_stays_invalid_and_hidden():
+    d = revoke_in_open_trick()
+    d["events"].append({"seat": 3, "play": d["hands"][3][-1]})  # seat 2's turn: out_of_turn
+    record = {"preset": "court-piece", "closed": True, "deals": [won_by(0, [1] * 7), d]}
+    v = adjudicate_dict(record)
+    assert [(e["code"], e["deal"], e["event"]) for e in v["errors"]] == [("out_of_turn", 1, 14)]
+    deal_ = v["deals"][1]
+    assert deal_["status"] == "invalid" and deal_["result"] is None
+    assert [x["pending"] for x in deal_["violations"]] == [True]  # its trick is not over: the deal stopped
+    assert (v["match"]["winner"], v["match"]["finished"]) == (1, True)
+    assert PublicView(record, v).hidden(1) and "hands" not in PublicView(record, v).record()["deals"][1]
+
+
+def test_r36_an_abandoned_deal_is_over_for_the_hiding_rules():
+    # Rung Royal's Hidden Rung, dealer 0: the caller, seat 1, lays 3S face down; AH, 4S (seat 2
+    # has no hearts) and 4H are played, then the session is closed.
+    d = {"dealer": 0, "hands": HANDS, "trump": {"hidden": "3S"}, "events": ev("1:AH 2:4S 3:4H")}
+    live = {"preset": "rr-hidden-rung", "deals": [d]}
+    record = dict(live, closed=True)
+    v = adjudicate_dict(record)
+    assert v["deals"][0]["status"] == "abandoned"
+    assert PublicView(live, adjudicate_dict(live)).hidden(0)
+    public = PublicView(record, v)
+    assert not public.hidden(0)
+    assert public.record() == record and public.verdict() == v  # seen as any finished deal: whole
+    assert v["deals"][0]["trump"]["suit"] == "S" and v["deals"][0]["trump"]["turned_up_at_end"] is True
