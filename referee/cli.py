@@ -58,7 +58,10 @@ def _claim_lines(c: dict) -> list[str]:
     head = f"  claim: seat {c['seat']} claims {c['tricks']} of the remaining tricks (event {c['event'] + 1})"
     if c["answer"] is None:
         return [head + ", waiting for an answer"]
-    head += f", {'accepted' if c['answer'] == 'accept' else 'disputed'} by seat {c['answered_by']}"
+    if c.get("at_close"):
+        head += ", unanswered when the session was closed: settled as disputed"
+    else:
+        head += f", {'accepted' if c['answer'] == 'accept' else 'disputed'} by seat {c['answered_by']}"
     if "awarded" not in c:
         return [head]
     held = "held" if c["held"] else "did not hold"
@@ -72,7 +75,8 @@ def _claim_lines(c: dict) -> list[str]:
 def _at_close_lines(a: dict) -> list[str]:
     if a["perfect_play"]:
         return [f"  at the close, finished by perfect play: {_plays(a['line'])}{_rules(a['rule'])}"]
-    return [f"  at the close, not finished by perfect play: {a['reason'].replace('_', ' ')}{_rules(a['rule'])}"]
+    what = "the claim could not be settled" if "R-34b" in a["rule"] else "not finished by perfect play"
+    return [f"  at the close, {what}: {a['reason'].replace('_', ' ')}{_rules(a['rule'])}"]
 
 
 def _rules(ids) -> str:

@@ -34,13 +34,14 @@ class TableClaim:
     """A claim made at the table: who, how many, its answer, and once settled the verdict's
     `claim` object (filled in by the settling step)."""
 
-    __slots__ = ("seat", "tricks", "event", "answer", "answered_by", "answer_event", "settled")
+    __slots__ = ("seat", "tricks", "event", "answer", "answered_by", "answer_event", "at_close", "settled")
 
     def __init__(self, seat: int, tricks: int, event: int):
         self.seat, self.tricks, self.event = seat, tricks, event
         self.answer: str | None = None
         self.answered_by: int | None = None
         self.answer_event: int | None = None
+        self.at_close = False  # R-34b: unanswered when the session was closed, settled as disputed
         self.settled: dict | None = None
 
     @property
@@ -54,6 +55,8 @@ class TableClaim:
     def as_dict(self) -> dict:
         data = {"seat": self.seat, "tricks": self.tricks, "event": self.event, "answer": self.answer,
                 "answered_by": self.answered_by}
+        if self.at_close:
+            data["at_close"] = True
         return {**data, **self.settled} if self.settled is not None else data
 
 

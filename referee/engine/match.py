@@ -330,13 +330,16 @@ def _close(match: Match, deals: list[DealVerdict], last: Deal | None) -> None:
 
 def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
     """The unfinished last deal at the close; True when it is scored. Its open trick is over,
-    so an uncorrected illegal play there stands and the penalty decides the deal (R-36); else,
-    under `abandoned_deal: perfect_play`, the referee plays it to its end (R-32)."""
+    so an uncorrected illegal play there stands and the penalty decides the deal (R-36); else a
+    claim still waiting for its answer is settled as disputed (R-34b); else, under
+    `abandoned_deal: perfect_play`, the referee plays it to its end (R-32)."""
     deal.bell = True
     if deal.penalty() is not None:
         _open_trick_over(deal)
         _rejudged(match, deals, deal)
         return True
+    if deal.awaiting_answer:
+        return _settle_at_close(match, deals, deal)
     return match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal)
 
 
@@ -353,6 +356,25 @@ def _rejudged(match: Match, deals: list[DealVerdict], deal: Deal) -> DealVerdict
     verdict.steps = deals[-1].steps
     deals[-1] = verdict
     return verdict
+
+
+def _settle_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+    """R-34b: the claim is settled as disputed, along the referee's line (R-34); when it cannot
+    be (past the search limit), the deal is abandoned and `at_close` says why."""
+    claim = deal.claimed
+    claim.answer, claim.at_close = "dispute", True
+    steps = deals[-1].steps
+    recorder = None if steps is None else Recorder(deal, steps, dealt=False)
+    error = _settle(deal, recorder)
+    if recorder is not None:
+        recorder.stop(None)
+    if error is not None:
+        reason = "search_limit" if current_settler() is not None else "no_solver"
+        deals[-1].at_close = {"perfect_play": False, "reason": reason, "line": [], "rule": ["R-34b", "R-32"]}
+        return False
+    claim.settled = {**claim.settled, "rule": ["R-34b", *claim.settled["rule"]]}  # a new dict: the solver keeps its own
+    _rejudged(match, deals, deal)
+    return True
 
 
 def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:

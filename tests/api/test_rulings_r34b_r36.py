@@ -4,8 +4,9 @@ from tests.api.spec import validate_response
 from tests.api.test_hiding import cards_named, delivered, page_steps, public_texts
 from tests.api.test_matches import auth, make_tournament, post_match, write
 from tests.engine.test_hidden import HANDS
-from tests.engine.test_rulings_r34b_r36 import revoke_in_open_trick
+from tests.engine.test_rulings_r34b_r36 import FINAL, W, revoke_in_open_trick
 from tests.helpers import ev
+from tests.solver.claim_deals import endgame
 
 
 def feed(client, t):
@@ -117,3 +118,33 @@ def test_r36_an_abandoned_deal_is_public_on_every_surface(store_client, store_ap
     assert (abandoned["status"], abandoned["result"]) == ("abandoned", None)
     assert any('"deal.abandoned"' in b for b in bodies)
 
+
+# -- R-34b -------------------------------------------------------------------------------------------
+
+def test_r34b_a_claim_unanswered_at_the_close_is_settled_and_announced_once(store_client):
+    # Seven courts, hands known: ten filler tricks, then seat 0 (AS KS QH under spades) claims
+    # all three; seat 1's AH takes the QH, so the claim settled as disputed gets two.
+    hands, events = endgame(FINAL, W)
+    t = make_tournament(store_client, preset="seven-courts")
+    r = post_match(store_client, t, [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": events}])
+    mid = r.get_json()["id"]
+    r = write(store_client, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": [{"seat": 0, "claim": 3}]})
+    assert r.get_json()["verdict"]["next"]["claim"]["answer_from"] == [1, 3]
+    before = len(feed(store_client, t))
+    body = close(store_client, t, mid, r.headers["ETag"])
+    d = body["verdict"]["deals"][0]
+    c = d["claim"]
+    assert (c["answer"], c["answered_by"], c["at_close"], c["held"], c["awarded"]) == ("dispute", None, True, False, 2)
+    assert c["rule"][0] == "R-34b" and d["status"] == "complete" and d["tricks_won"] == [8, 5]
+    assert body["verdict"]["match"]["winner"] == 0
+    public = store_client.get(f"/v1/matches/{mid}").get_json()
+    assert public["verdict"] == body["verdict"] and public["record"]["deals"][0]["hands"] == hands
+    events = feed(store_client, t)[before:]
+    assert [e["type"] for e in events] == ["trick.finished"] * 3 + ["deal.finished", "match.finished", "standings.changed"]
+    finished = events[3]["payload"]
+    assert (finished["status"], finished["claim"]["at_close"], finished["claim"]["awarded"]) == ("complete", True, 2)
+    assert "at_close" not in finished  # the claim says how the close finished the deal
+    assert [e["payload"]["winner"] for e in events[:3]] == [1, 0, 0]
+    page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "unanswered when the session was closed, it is settled as disputed" in page
+    assert 'href="/rules#R-34b"' in page and "played by the referee" in page

@@ -2,10 +2,12 @@
 import json
 from pathlib import Path
 
+from referee.cli import summary
 from referee.engine import adjudicate_dict
 from referee.visibility import PublicView
 from tests.engine.test_hidden import HANDS, codes, hidden
 from tests.helpers import deal, ev, verdict, won_by
+from tests.solver.claim_deals import endgame, plays
 
 GOLDEN = Path(__file__).parent / "records"
 
@@ -206,3 +208,83 @@ def test_r36_an_abandoned_deal_is_over_for_the_hiding_rules():
     assert not public.hidden(0)
     assert public.record() == record and public.verdict() == v  # seen as any finished deal: whole
     assert v["deals"][0]["trump"]["suit"] == "S" and v["deals"][0]["trump"]["turned_up_at_end"] is True
+
+
+# -- R-34b: a claim unanswered at the close ---------------------------------------------------------
+
+# Ten filler tricks (tests/solver/claim_deals.py) leave team 0 with 6 tricks and team 1 with 4,
+# seat 0 on lead under spades with AS KS QH: seat 1's AH takes the QH whenever it is played,
+# so seat 0's claim of all three can take only two (the claim tests' failing claim).
+FINAL = ["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"]
+W = [1, 1, 1, 0, 0, 0, 0, 3, 2, 0]
+
+
+def claim_record(extra: list[dict], closed_: bool = True, **options) -> dict:
+    hands, events = endgame(FINAL, W)
+    record = {"preset": "seven-courts", "options": options,
+              "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": events + extra}]}
+    return dict(record, closed=True) if closed_ else record
+
+
+def test_r34b_a_claim_unanswered_at_the_close_is_settled_as_disputed():
+    claim = [{"seat": 0, "claim": 3}]
+    waiting = adjudicate_dict(claim_record(claim, closed_=False))
+    assert waiting["deals"][0]["status"] == "in_progress" and waiting["next"]["claim"]["answer_from"] == [1, 3]
+    disputed = adjudicate_dict(claim_record(claim + [{"seat": 1, "dispute": True}], closed_=False))
+    v = adjudicate_dict(claim_record(claim))
+    assert v["valid"] and v["next"] is None
+    d = v["deals"][0]
+    c = d["claim"]
+    assert (c["seat"], c["tricks"], c["event"], c["answer"], c["answered_by"], c["at_close"]) == (0, 3, 40, "dispute", None, True)
+    assert (c["held"], c["can_take"], c["awarded"]) == (False, 2, 2)
+    assert c["rule"] == ["R-34b", "R-34", "R-33", "perfect.play"]
+    assert plays(c["defence"]) == "0:QH 1:AH 2:KH 3:TH 1:2C 2:2D 3:TS 0:KS 0:AS 1:JH 2:QS 3:JS"
+    # The same settling as the recorded dispute: the line, the tricks and the score.
+    settled = disputed["deals"][0]
+    assert {k: c[k] for k in ("held", "can_take", "awarded", "line", "defence")} == \
+        {k: settled["claim"][k] for k in ("held", "can_take", "awarded", "line", "defence")}
+    assert d["tricks_won"] == [8, 5] and len(d["tricks"]) == 13 and d["status"] == "complete"
+    assert d["tricks"][10]["cards"][0] == {"seat": 0, "card": "QH", "event": 41}  # the referee's plays, numbered on
+    assert d["result"] == settled["result"] and (d["result"]["winner"], d["result"]["courts"]) == (0, [1, 0])
+    assert "at_close" not in d
+    assert (v["match"]["courts"], v["match"]["winner"], v["match"]["rule"]) == ([1, 0], 0, ["match.closed", "R-26", "R-32"])
+    assert ("  claim: seat 0 claims 3 of the remaining tricks (event 41), unanswered when the session was closed: "
+            "settled as disputed: did not hold (can take 2), awarded 2  [rule R-34b, R-34, R-33, perfect.play]") in summary("x", v)
+
+
+def test_r34b_the_claim_is_settled_also_under_perfect_play_at_the_bell():
+    # abandoned_deal: perfect_play would have played on (perfect play gives team 0 the same two
+    # tricks); the claim is settled instead, and the deal has no at_close.
+    v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}], abandoned_deal="perfect_play"))
+    d = v["deals"][0]
+    assert d["claim"]["at_close"] and d["claim"]["awarded"] == 2 and "at_close" not in d
+
+
+def test_r34b_a_deal_the_penalty_decides_at_the_close_leaves_its_claim_unsettled():
+    # Seat 0 leads QH; seat 1, holding AH and JH, plays 2C: a revoke. Seat 2 then claims two for
+    # team 0. At the close the open trick is over: the revoke decides the deal (R-36), and the
+    # claim waits for nothing (R-34b).
+    v = adjudicate_dict(claim_record([{"seat": 0, "play": "QH"}, {"seat": 1, "play": "2C"}, {"seat": 2, "claim": 2}]))
+    assert v["valid"]
+    d = v["deals"][0]
+    assert d["status"] == "ended_by_penalty" and (d["result"]["winner"], d["result"]["kind"]) == (0, "penalty_court")
+    assert d["claim"] == {"seat": 2, "tricks": 2, "event": 42, "answer": None, "answered_by": None}
+    assert [(x["code"], x["seat"], x["penalty"]) for x in d["violations"]] == [("revoke", 1, True)]
+
+
+def test_r34b_a_claim_past_the_search_limit_at_the_close_abandons_the_deal(monkeypatch):
+    from referee.solver import claims
+
+    monkeypatch.setattr(claims, "CLAIM_NODES", 5)
+    claims._cache.clear()
+    try:
+        v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}]))
+    finally:
+        claims._cache.clear()
+    assert v["valid"], v["errors"]  # the close is never refused for it
+    d = v["deals"][0]
+    assert d["status"] == "abandoned" and d["result"] is None
+    assert d["at_close"] == {"perfect_play": False, "reason": "search_limit", "line": [], "rule": ["R-34b", "R-32"]}
+    assert (d["claim"]["answer"], d["claim"]["at_close"], "awarded" in d["claim"]) == ("dispute", True, False)
+    assert v["match"]["rule"] == ["match.closed", "R-26", "R-32"] and v["match"]["winner"] is None
+    assert "  at the close, the claim could not be settled: search limit  [rule R-34b, R-32]" in summary("x", v)
