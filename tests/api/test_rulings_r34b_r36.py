@@ -89,6 +89,30 @@ def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_
     assert "In the open trick, over when the session was closed" in page and "— decides the deal" in page
 
 
+
+def test_r36_a_correction_after_the_close_that_takes_the_revoke_away_revises_the_announced_deal(store_client):
+    # The ledger: the close announced the penalty court; a correction (the club was a heart, its
+    # trick is then still open) leaves the deal abandoned: deal.revised, violation.withdrawn and
+    # match.revised, never a second deal.finished or a deal.abandoned.
+    t = make_tournament(store_client)
+    deal = revoke_in_open_trick()
+    r = post_match(store_client, t, [deal])
+    mid = r.get_json()["id"]
+    body = close(store_client, t, mid, r.headers["ETag"])
+    heart = next(c for c in deal["hands"][1][3:] if c[1] == "H")
+    fixed = dict(deal, events=deal["events"][:-1] + [{"seat": 1, "play": heart}])
+    before = len(feed(store_client, t))
+    r = write(store_client, f"/v1/matches/{mid}/record", t["key"], body["etag"],
+              {"record": {"deals": [fixed]}, "reason": "the card was a heart"}, method="put")
+    assert r.status_code == 200, r.get_json()
+    d = r.get_json()["verdict"]["deals"][0]
+    assert (d["status"], d["result"], d["violations"]) == ("abandoned", None, [])
+    events = feed(store_client, t)[before:]
+    assert [e["type"] for e in events] == ["deal.revised", "violation.withdrawn", "match.revised", "standings.changed"]
+    revised = events[0]["payload"]
+    assert (revised["previous"]["status"], revised["now"]["status"], revised["result"]) == ("ended_by_penalty", "abandoned", None)
+    assert events[2]["payload"]["match"]["winner"] is None and events[2]["payload"]["finished"] is True
+
 def test_r36_an_abandoned_deal_is_public_on_every_surface(store_client, store_app, monkeypatch):
     # Rung Royal's Hidden Rung, hands known, the caller's 3S face down; AH, 4S, 4H played, closed.
     t = make_tournament(store_client, preset="rr-hidden-rung")

@@ -11,6 +11,10 @@ person has checked it. How a golden file is reviewed:
 
 Reviewed for R-23..R-28: only `unproven` show-outs in trick 13 went away (R-27: those seats had
 played all 13 cards) and the citations (`rule`, `next_dealer_rule`, `pending`) were added.
+Reviewed for R-34b, R-35, R-36: no file changed (none closes during a deal or marks the hidden
+card face down); three were added and checked by hand: `hidden-rung-last-card-marked-face-down`
+(the verdict of `hidden-rung-last-card` with R-35 cited beside R-6), `closed-revoke-in-open-trick`
+and `closed-claim-waiting`.
 """
 import json
 import sys
