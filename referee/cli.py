@@ -5,10 +5,13 @@ import argparse
 import sys
 from typing import Any
 
+import orjson
+
 from referee import gctune, jsontext
-from referee.engine import Record, Verdict, judge
+from referee.engine import Record, Verdict, judge, resolve
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
+from referee.provenance import provenance, unsigned_verdict
 from referee.records import RecordProblems, check_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
@@ -134,22 +137,22 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def judge_item(item: Item) -> tuple[Verdict | None, str | None]:
-    """(verdict, None), or (None, why it is not a record); (None, None) for an item that holds
-    no record (the settings line of a `referee export` file)."""
+def judge_item(item: Item) -> tuple[Verdict | None, str | None, Any]:
+    """(verdict, None, the record as read), or (None, why it is not a record, None); (None,
+    None, None) for an item that holds no record (the settings line of a `referee export` file)."""
     item = parsed(item)
     if isinstance(item.data, jsontext.NotJSON):
-        return None, f"not JSON: {item.data}"
+        return None, f"not JSON: {item.data}", None
     if isinstance(item.data, Exception):
-        return None, str(item.data)
+        return None, str(item.data), None
     data = record_of(item.data)
     if data is None:
-        return None, None
+        return None, None, None
     try:
         clean = check_record(data)
     except RecordProblems as exc:
-        return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
-    return judge(Record.from_dict(clean)), None
+        return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems), None
+    return judge(Record.from_dict(clean)), None, data
 
 
 def exit_status(verdict: Verdict) -> int:
@@ -160,16 +163,22 @@ def exit_status(verdict: Verdict) -> int:
 
 def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
     """What to print for one item: (stdout bytes, stderr text, exit status)."""
-    verdict, problem = judge_item(item)
+    verdict, problem, data = judge_item(item)
     if verdict is None and problem is None:
         return b"", "", OK
     if as_json:
         line = {"file": item.file, "line": item.line}
-        line.update({"valid": verdict.valid, "verdict": verdict} if verdict else {"error": problem})
+        line.update({"valid": verdict.valid, "verdict": _with_provenance(verdict, data)} if verdict else {"error": problem})
         return jsontext.dumps_verdict(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
     if verdict is None:
         return b"", f"{item.where}: {problem}\n", INVALID
     return (summary(item.where, verdict.as_dict()) + "\n").encode(), "", exit_status(verdict)
+
+
+def _with_provenance(verdict: Verdict, data: Any) -> orjson.Fragment:
+    """The verdict's JSON with its provenance; unsigned: no server's key judged it."""
+    options = resolve(data["preset"], data.get("options") or None)
+    return orjson.Fragment(unsigned_verdict(jsontext.dumps_verdict(verdict), provenance(data, options)))
 
 
 def _report_json(item: Item) -> tuple[bytes, str, int]:
@@ -226,7 +235,7 @@ def _write(results, out, err, progress: Progress, per_result: int) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_analyse, cli_director, cli_store
+    from . import cli_analyse, cli_director, cli_signing, cli_store
 
     parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -243,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     cli_store.add_commands(sub)
     cli_analyse.add_commands(sub)
     cli_director.add_commands(sub)
+    cli_signing.add_commands(sub)
     return parser
 
 

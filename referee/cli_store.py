@@ -291,6 +291,7 @@ def serve(args) -> int:
         env["REFEREE_SECRET_KEY"] = local[0]
         if local[1]:
             print(local[1], file=sys.stderr, flush=True)
+    _signing_keys(url, env)
     deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
                                  "--workers", str(args.workers), "wsgi:app"], env=env,
@@ -310,6 +311,22 @@ def serve(args) -> int:
         return gunicorn.wait()
     finally:
         deliverer.stop()
+
+
+def _signing_keys(url: str, env: dict) -> None:
+    """The key ring that signs the verdicts (referee/signing.py): made on first start when there
+    is none (said once), and named to the workers so that they all sign with the same key."""
+    from referee.signing import made_message, open_ring, ring_path
+
+    path = ring_path(url)
+    if path is None:
+        print("referee serve: verdicts are not signed: set REFEREE_SIGNING_KEYS to a key ring file "
+              "(`referee signing-keys rotate --keys FILE` makes one)", file=sys.stderr, flush=True)
+        return
+    _, made = open_ring(path)
+    if made:
+        print(made_message(path), file=sys.stderr, flush=True)
+    env["REFEREE_SIGNING_KEYS"] = str(path.resolve())
 
 
 def deliver(args) -> int:

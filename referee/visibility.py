@@ -173,6 +173,17 @@ def _hide_trump(deal: dict) -> None:
             card.pop("trump", None)
 
 
+def withheld(provenance: dict, live: list[int]) -> dict:
+    """A verdict's provenance as a reader without the key sees it while a deal is live: the
+    record's digest and the signature would let anyone test guesses of the hidden cards (hash
+    a guessed record, or check the signature against it: R-31), so neither is shown; the
+    engine, rulebook and options digests are public facts and stay."""
+    deals = ", ".join(str(i + 1) for i in live)
+    return {**provenance, "record": None,
+            "withheld": f"deal {deals} is live: the record's digest and the signature are shown with the "
+                        "tournament's key, and to everyone once the deal is over (R-31)"}
+
+
 def leads(events: list[dict]) -> dict[int, str]:
     """The suit led in each trick (by number) of a deal's events, take-backs applied."""
     out: dict[int, str] = {}
@@ -228,6 +239,8 @@ class PublicView:
         out["deals"] = [self.tables[i].deal_verdict(d, self.full_record["deals"][i]) if i in self.tables else d
                         for i, d in enumerate(self.full_verdict["deals"])]
         out["next"] = self._next(out["next"], out["deals"])
+        if "provenance" in out:
+            out["provenance"], out["signature"] = withheld(out["provenance"], sorted(self.tables)), None
         return out
 
     def _next(self, nxt: dict | None, deals: list[dict]) -> dict | None:

@@ -42,7 +42,11 @@ def snapshot(client, tid, key) -> dict:
     for m in matches:
         full = client.get(f"/v1/matches/{m['id']}", headers=auth(key)).get_json()
         revisions = client.get(f"/v1/matches/{m['id']}/revisions", headers=auth(key)).get_json()["revisions"]
-        out[m["external_id"]] = (full["record"], full["verdict"], full["status"], full["closed"],
+        # judged anew by the server it was restored to, so signed by that server's key: the
+        # provenance's digests are the same, its key and time are the new server's
+        verdict = {k: v for k, v in full["verdict"].items() if k not in ("provenance", "signature")}
+        digests = {k: v for k, v in full["verdict"]["provenance"].items() if k not in ("key", "signed_at")}
+        out[m["external_id"]] = (full["record"], verdict, digests, full["status"], full["closed"],
                                  [(r["kind"], r["reason"]) for r in revisions])
     standings = client.get(f"/v1/tournaments/{tid}/standings", headers=auth(key)).get_json()["standings"]
     return {"matches": out, "standings": standings}

@@ -1,7 +1,7 @@
 """The HTTP layer: parses, calls the engine, serialises."""
 from flask import Flask
 
-from . import analysis, batch, meta, problems, rules, tournaments, verdicts
+from . import analysis, batch, keys, meta, problems, rules, tournaments, verdicts
 
 
 def register(app: Flask) -> None:
@@ -12,3 +12,4 @@ def register(app: Flask) -> None:
     app.register_blueprint(rules.bp)
     app.register_blueprint(tournaments.bp)
     app.register_blueprint(analysis.bp)
+    app.register_blueprint(keys.bp)

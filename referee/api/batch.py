@@ -9,8 +9,9 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 
 from referee import jsontext
-from referee.engine import RefereeError, Verdict, judge
+from referee.engine import RefereeError, judge
 
+from .keys import signed, signer
 from .problems import Problem, refuse_nul
 from .problems import body as problem_body
 from .verdicts import load_record, read_body
@@ -19,12 +20,14 @@ bp = Blueprint("batch", __name__)
 NDJSON = "application/x-ndjson"
 
 
-def judge_one(data: Any, raw: bytes | None = None) -> tuple[int, Verdict | dict]:
-    """(status, verdict or problem) for one parsed item, as POST /v1/verdicts would answer
-    (the same checks). `raw`: its text, when known, to clear it of NUL without a walk."""
+def judge_one(data: Any, raw: bytes | None = None, ring=True) -> tuple[int, orjson.Fragment | dict]:
+    """(status, signed verdict or problem) for one parsed item, as POST /v1/verdicts would
+    answer (the same checks). `raw`: its text, when known, to clear it of NUL without a walk;
+    `ring`: the key ring (api/keys.py)."""
     try:
         refuse_nul(data, raw)
-        return 200, judge(load_record(data))
+        record = load_record(data)
+        return 200, orjson.Fragment(signed(judge(record), data, record, ring))
     except Problem as exc:
         return exc.status, exc.body()
     except RefereeError as exc:  # a shape the record check let through but the engine refuses
@@ -39,7 +42,8 @@ def _size(data: Any) -> int:
         return 0
 
 
-def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False) -> Iterator[tuple[int, Verdict | dict]]:
+def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False,
+           ring=None) -> Iterator[tuple[int, orjson.Fragment | dict]]:
     """Each item judged. `clean`: the array's text holds no NUL at all; `small`: the whole
     body is within the item limit, so no item can be over it."""
     if isinstance(body, bytes):  # JSON Lines
@@ -54,13 +58,13 @@ def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool
             except jsontext.NotJSON as exc:
                 yield 400, problem_body(400, "Malformed JSON", f"the item is not JSON: {exc}")
                 continue
-            yield judge_one(data, line)
+            yield judge_one(data, line, ring)
         return
     for data in body:  # a JSON array, already read
         if not small and _size(data) > item_limit:
             yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
         else:
-            yield judge_one(data, b"" if clean else None)
+            yield judge_one(data, b"" if clean else None, ring)
 
 
 def _read(body: bytes, ndjson: bool) -> tuple[int, bytes | list]:
@@ -93,10 +97,11 @@ def create_verdicts():
         raise Problem(413, "Content Too Large", f"the batch holds {count} items; at most {config['BATCH_MAX_ITEMS']} "
                       "are taken (REFEREE_BATCH_MAX_ITEMS)", limit=config["BATCH_MAX_ITEMS"])
     item_limit = config["MAX_CONTENT_LENGTH"]
+    ring = signer()
 
     def lines() -> Iterator[bytes]:
         clean = not jsontext.may_hold_nul(body)
-        for index, (status, body_) in enumerate(_items(items, item_limit, clean, len(body) <= item_limit)):
+        for index, (status, body_) in enumerate(_items(items, item_limit, clean, len(body) <= item_limit, ring)):
             key = "verdict" if status == 200 else "problem"
             yield jsontext.dumps_verdict({"index": index, "status": status, key: body_}) + b"\n"
 

@@ -10,6 +10,7 @@ from referee.engine.options import ALIASES, CHOICES
 
 from referee.records import check_record
 
+from .keys import signed
 from .problems import Problem, refuse_nul
 from .validation import load_record as _load
 
@@ -53,8 +54,9 @@ def load_record(data: Any) -> Record:
 
 @bp.post("/v1/verdicts", endpoint="createVerdict")
 def create_verdict():
-    record = load_record(read_json())
-    return Response(jsontext.dumps_verdict(judge(record)), mimetype="application/json")
+    data = read_json()
+    record = load_record(data)
+    return Response(signed(judge(record), data, record), mimetype="application/json")
 
 
 @bp.get("/v1/presets", endpoint="listPresets")

@@ -26,7 +26,8 @@ class Archive:
 
     def export(self, tid: str | None):
         """JSON-ready lines: per tournament its settings, then each of its matches with its
-        external id, every revision's record and the current verdict; oldest first."""
+        external id, the current record and verdict, and every revision's record and the
+        signed verdict it was given then; oldest first."""
         with self.db.reading() as s:
             stmt = select(Tournament).order_by(Tournament.created_at, Tournament.id)
             if tid is not None:
@@ -41,7 +42,8 @@ class Archive:
                 for m in matches:
                     yield {"kind": "match", **summary(m), "record": m.record, "verdict": m.verdict,
                            "revisions": [{"number": r.number, "kind": r.kind, "reason": r.reason,
-                                          "created_at": iso(r.created_at), "record": r.record} for r in history(s, m)]}
+                                          "created_at": iso(r.created_at), "record": r.record, "verdict": r.verdict}
+                                         for r in history(s, m)]}
 
     def restore_match(self, tid: str, external_id: str, revisions: list[dict], created_at: datetime | None = None,
                       updated_at: datetime | None = None, mid: str | None = None) -> tuple[MatchView, bool]:
@@ -62,7 +64,7 @@ class Archive:
             for rev in revisions:
                 record = record_for(t, rev["record"], external_id)
                 limits.check_record(record)
-                judged.append((record, judge(record)))
+                judged.append((record, judge(record, self.signer)))
             m = Match(id=_free_id(s, mid), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
                       record=judged[0][0], verdict=judged[0][1])

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from referee.engine import OptionError, adjudicate_dict, resolve
 from referee.engine.errors import shown
+from referee.signing import Signer, sign_dict
 
 from . import limits
 from .db import Database
@@ -46,15 +47,16 @@ def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
     return stored
 
 
-def judge(record: dict) -> dict:
-    """The record's verdict; an impossible record is refused (nothing impossible is stored)."""
+def judge(record: dict, signer: Signer | None = None) -> dict:
+    """The record's verdict, with its provenance and signature (by `signer`'s key); an
+    impossible record is refused (nothing impossible is stored)."""
     verdict = adjudicate_dict(record)
     if not verdict["valid"]:
         first = verdict["errors"][0]
         at = "" if first["event"] is None else f", event {first['event'] + 1}"
         raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal'] + 1}{at})",
                        errors=verdict["errors"])
-    return verdict
+    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer)
 
 
 def status_of(verdict: dict, closed: bool) -> str:
@@ -102,7 +104,7 @@ class Matches:
                 stored = record_for(t, record, external_id or mid)
                 limits.check_record(stored)
                 limits.check_new_match(s, tid)
-                verdict = judge(stored)
+                verdict = judge(stored, self.signer)
                 now = utcnow()
                 m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
                           status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)

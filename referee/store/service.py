@@ -7,6 +7,10 @@ and restore), standings.py, director.py (a tournament as its director reads it),
 (`Webhooks(store)`), as is delivery.py (the worker that posts the feed)."""
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.signing import Signer, ring_path
+
 from .archive import Archive
 from .db import Database
 from .director import Director
@@ -19,5 +23,9 @@ from .writes import Writes
 
 
 class Store(Tournaments, Matches, Writes, Revisions, Archive, Standings, Feed, Director):
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, signing_keys: str | Path | None = None):
+        """`signing_keys`: the key ring that signs the verdicts (referee/signing.py); by default
+        REFEREE_SIGNING_KEYS, else the file next to a SQLite database, else none (unsigned)."""
         self.db = db
+        path = Path(signing_keys) if signing_keys else ring_path(db.url)
+        self.signer: Signer | None = Signer(path) if path is not None else None

@@ -13,6 +13,10 @@ def lines(r):
     return [json.loads(line) for line in r.get_data(as_text=True).splitlines()]
 
 
+def unsigned(verdict):
+    return {**verdict, "provenance": {**verdict["provenance"], "signed_at": None}, "signature": None}
+
+
 def test_a_batch_of_json_lines_answers_each_item_as_alone_in_order(client):
     revoke = (EXAMPLES / "revoke.json").read_text()
     body = "\n".join([revoke.replace("\n", " "), "{oops", json.dumps({"preset": "court-piece", "deals": [{"dealer": 5}]}),
@@ -22,7 +26,7 @@ def test_a_batch_of_json_lines_answers_each_item_as_alone_in_order(client):
     got = lines(r)
     assert [(x["index"], x["status"]) for x in got] == [(0, 200), (1, 400), (2, 422), (3, 200)]
     alone = client.post("/v1/verdicts", data=revoke, content_type="application/json").get_json()
-    assert got[0]["verdict"] == alone
+    assert unsigned(got[0]["verdict"]) == unsigned(alone)  # signed apart, maybe a second apart
     assert got[2]["problem"]["errors"] == [{"pointer": "/deals/0/dealer", "detail": "must be a seat 0..3"}]
     assert got[1]["problem"]["title"] == "Malformed JSON"
 

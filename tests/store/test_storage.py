@@ -38,7 +38,12 @@ def test_an_appended_event_stores_that_event_not_the_match(store):
     after = store.append_events(view.match.id, key, view.etag, ev("0:KH"))
     record_patch, verdict_patch = stored_patches(store, view.match.id, 2)
     assert record_patch == {"d": {"deals": {"l": [6, {"d": {"events": {"l": [1, None, [{"seat": 0, "play": "KH"}]]}}}, []]}}}
-    # all the verdict changed: whose turn, and the card now on the table
+    # all the verdict changed: whose turn, the card now on the table, and (signed anew) the
+    # record's digest, the time of signing and the signature
+    provenance = verdict_patch["d"].pop("provenance")
+    assert set(provenance["d"]) <= {"record", "signed_at"} and "record" in provenance["d"]
+    signature = verdict_patch["d"].pop("signature", None)  # unsigned on a server without a key ring
+    assert signature is None or len(signature["="]) == 86
     assert verdict_patch == {"d": {"next": {"d": {"to_play": {"=": 1}, "table": {"l": [1, None, [
         {"seat": 0, "card": "KH", "face_down": False, "event": 1}]]}}}}}
     assert after.revision.verdict["next"]["to_play"] == 1

@@ -1,0 +1,214 @@
+"""`referee verify`: a signed verdict checked offline. Any change to any field of a signed
+verdict is refused; a verdict another engine judged differently names the deal and event
+(counted from 1) and what differs; a retired key still checks what it signed before; a claim
+past the search limit is finished along its recorded line, and the report says so."""
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.cli import main
+from referee.engine import Record, judge, resolve, settlement
+from referee.engine.errors import RecordError
+from referee.signing import Signer, message, rotate, sign_dict
+from referee.verify import DIFFERS, INCOMPLETE, OK, REFUSED, verify_files
+from tests.solver.claim_deals import endgame
+
+REVOKE = json.loads((Path(__file__).parents[1] / "examples" / "revoke.json").read_text())
+
+
+def signed(record: dict, signer: Signer, **changes) -> dict:
+    """The verdict a server with `signer` gives `record` (`changes`: its verdict altered first,
+    as another engine would have judged it)."""
+    verdict = judge(Record.from_dict(record)).as_dict()
+    for path, value in changes.items():
+        target = verdict
+        *head, last = path.split("__")
+        for part in head:
+            target = target[int(part) if part.isdigit() else part]
+        target[int(last) if last.isdigit() else last] = value
+    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer)
+
+
+@pytest.fixture
+def ring(tmp_path):
+    return Signer(tmp_path / "keys")
+
+
+def write(tmp_path, name, value) -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(value))
+    return str(path)
+
+
+def run(tmp_path, verdict, record=REVOKE, keys=None) -> tuple[int, str]:
+    files = [write(tmp_path, "pair.json", {"record": record, "verdict": verdict})]
+    reports, status = verify_files(files, [], [keys or str(tmp_path / "keys")])
+    return status, "\n".join(line for r in reports for line in r.lines)
+
+
+def leaves(value, path=()):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(value, list) and value:
+        for k, v in enumerate(value):
+            yield from leaves(v, path + (k,))
+    else:
+        yield path
+
+
+def altered(value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value[:-1] + ("x" if value[-1:] != "x" else "y") if value else "x"
+    if value is None:
+        return 0
+    return [0] if value == [] else None
+
+
+def test_a_signed_verdict_holds_and_is_judged_the_same(tmp_path, ring):
+    status, said = run(tmp_path, signed(REVOKE, ring))
+    assert status == OK, said
+    assert "the signature holds" in said and "(current)" in said and ": the same verdict" in said
+
+
+def test_every_field_of_a_signed_verdict_changed_in_turn_is_refused(tmp_path, ring):
+    verdict = signed(REVOKE, ring)
+    paths = list(leaves(verdict))
+    assert len(paths) > 60 and ("provenance", "record") in paths and ("signature",) in paths
+    for path in paths:
+        tampered = copy.deepcopy(verdict)
+        target = tampered
+        for part in path[:-1]:
+            target = target[part]
+        target[path[-1]] = altered(target[path[-1]])
+        status, said = run(tmp_path, tampered)
+        assert status == REFUSED, (path, said)
+        assert "does not hold" in said or "not the one this verdict judged" in said or "cannot check" in said, path
+    removed = {k: v for k, v in verdict.items() if k != "next"}  # a field taken away, too
+    assert run(tmp_path, removed)[0] == REFUSED
+
+
+def test_a_verdict_signed_by_an_older_engine_names_the_deal_event_and_what_differs(tmp_path, ring):
+    older = signed(REVOKE, ring, deals__0__violations__0__proof_event=4)  # its proof at event 5, not 6
+    older["provenance"]["engine"] = "0.0.9"
+    older["signature"] = ring.current().sign(message(older))  # signed so by that engine
+    status, said = run(tmp_path, older)
+    assert status == DIFFERS, said
+    assert "the signature holds" in said
+    assert ("signed by version 0.0.9 (engine source" in said and "judges the record differently at deal 1, event 2: "
+            "/deals/0/violations/0/proof_event is 4 in the verdict, 5 by this engine") in said
+
+
+def test_the_file_s_verdict_and_its_record_digest_must_match_the_record_given(tmp_path, ring):
+    verdict = signed(REVOKE, ring)
+    other = {**REVOKE, "players": ["A", "B", "C", "D"]}
+    status, said = run(tmp_path, verdict, record=other)
+    assert status == REFUSED and "the record given is not the one this verdict judged" in said
+    respelled = json.loads(json.dumps({k: REVOKE[k] for k in reversed(list(REVOKE))}))
+    assert run(tmp_path, verdict, record=respelled)[0] == OK  # key order is no change
+
+
+def test_a_key_retired_by_rotation_still_checks_what_it_signed_before(tmp_path, ring):
+    before = signed(REVOKE, ring)
+    fresh, old = rotate(ring.path)
+    assert old.retired_at is not None and fresh.status == "current"
+    status, said = run(tmp_path, before)
+    assert status == OK, said
+    assert f"key {old.id} (retired on {old.retired_at}; this verdict was signed before" in said
+    after_rotation = Signer(ring.path)
+    status, said = run(tmp_path, signed(REVOKE, after_rotation))
+    assert status == OK and f"key {fresh.id} (current)" in said
+    late = dict(before, provenance=dict(before["provenance"], signed_at="2999-01-01T00:00:00Z"))
+    assert run(tmp_path, late)[0] == REFUSED  # changed: the signature covers signed_at
+
+
+def test_a_revoked_key_checks_nothing(tmp_path, ring):
+    before = signed(REVOKE, ring)
+    rotate(ring.path, compromised=True)
+    status, said = run(tmp_path, before)
+    assert status == REFUSED and "revoked" in said
+
+
+def test_a_key_not_given_is_not_trusted(tmp_path, ring):
+    other = Signer(tmp_path / "other")
+    other.keys()
+    status, said = run(tmp_path, signed(REVOKE, ring), keys=str(tmp_path / "other"))
+    assert status == REFUSED and "is not among the keys given" in said
+
+
+def _claim_record():
+    hands, events = endgame(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], [1, 1, 1, 0, 0, 0, 0, 3, 2, 0])
+    events += [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    return {"preset": "seven-courts", "deals": [{"dealer": 0, "hands": hands, "events": events, "trump": {"suit": "S"}}]}
+
+
+def test_a_claim_past_the_search_limit_is_finished_along_its_recorded_line(tmp_path, ring, monkeypatch):
+    record = _claim_record()
+    verdict = signed(record, ring)
+    claim = verdict["deals"][0]["claim"]
+    assert claim["line"] and "awarded" in claim
+    assert run(tmp_path, verdict, record)[0] == OK  # this engine settles it again within its limit
+    real = settlement.current()
+
+    def past_the_limit(deal):
+        raise RecordError("claim_unsettled", "past the limit (a test)", deal.claimed.event)
+    monkeypatch.setattr(settlement, "_settler", settlement.Settler(past_the_limit, real.finish))
+    status, said = run(tmp_path, verdict, record)
+    assert status == INCOMPLETE, said
+    assert "deal 1: the claim could not be settled again within this engine's search limit; the line the verdict " \
+           "records was played through the rules instead" in said
+    assert ": the same verdict" in said
+    wrong = copy.deepcopy(verdict)
+    wrong["deals"][0]["claim"]["line"][0]["card"] = wrong["deals"][0]["claim"]["line"][1]["card"]
+    assert run(tmp_path, wrong, record)[0] == REFUSED
+
+
+def test_the_command_reads_exports_batches_and_bare_verdicts_with_their_records(tmp_path, ring, capsys):
+    verdict = signed(REVOKE, ring)
+    bare = write(tmp_path, "v.json", verdict)
+    record = write(tmp_path, "r.json", REVOKE)
+    keys = str(tmp_path / "keys")
+    assert main(["verify", bare, "--record", record, "--key", keys]) == OK
+    assert main(["verify", bare, "--key", keys]) == INCOMPLETE
+    assert "pass it with --record" in capsys.readouterr().out
+    lines = tmp_path / "batch.jsonl"
+    lines.write_text(json.dumps({"index": 0, "status": 200, "verdict": verdict}) + "\n")
+    assert main(["verify", str(lines), "--record", record, "--key", keys]) == OK
+    export = tmp_path / "export.jsonl"
+    export.write_text("\n".join(json.dumps(x) for x in (
+        {"kind": "tournament", "tournament": {"name": "t"}},
+        {"kind": "match", "record": REVOKE, "verdict": verdict,
+         "revisions": [{"number": 1, "record": REVOKE, "verdict": verdict}]})))
+    capsys.readouterr()
+    assert main(["verify", str(export), "--key", keys]) == OK
+    assert "export.jsonl:2 revision 1: the signature holds" in capsys.readouterr().out
+    assert main(["verify", record, "--key", keys]) == REFUSED  # a record is not a verdict
+    assert main(["verify", bare, "--record", record, "--key", "not-a-key"]) == REFUSED
+
+
+def test_check_json_output_has_provenance_and_verifies_as_unsigned(tmp_path, capsys):
+    record = write(tmp_path, "r.json", REVOKE)
+    main(["check", "--json", record])
+    line = json.loads(capsys.readouterr().out)
+    assert line["verdict"]["signature"] is None and line["verdict"]["provenance"]["record"].startswith("sha256:")
+    out = write(tmp_path, "out.json", line)
+    assert main(["verify", out, "--key", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"]) == REFUSED
+    said = capsys.readouterr().out
+    assert "not signed" in said and ": the same verdict" in said  # its record found by its file and line
+
+
+def test_verify_starts_without_the_web_or_the_store(tmp_path, ring):
+    pair = write(tmp_path, "pair.json", {"record": REVOKE, "verdict": signed(REVOKE, ring)})
+    code = ("import sys; from referee.cli import main; main(['verify', %r, '--key', %r]); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'flask', 'werkzeug', 'sqlalchemy', "
+            "'marshmallow', 'jinja2', 'markdown_it', 'alembic'}))" % (pair, str(tmp_path / "keys")))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "the same verdict" in out and out.strip().splitlines()[-1] == "[]"
