@@ -209,8 +209,10 @@ def _check_signature(report: Report, verdict: dict, prov: dict, keys: dict[str, 
 
 
 def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
-    here = f"this engine ({__version__}, engine source {engine_source()[7:15]})"
-    signed_by = f"signed by version {prov.get('engine')} (engine source {str(prov.get('engine_source'))[7:15]})"
+    other_build = prov.get("engine_source") != engine_source()
+    here = f"this engine (referee {__version__}" + (f", engine source {engine_source()[7:15]})" if other_build else ")")
+    signed_by = f"signed by version {prov.get('engine')}" + \
+        (f" (engine source {str(prov.get('engine_source'))[7:15]})" if other_build else "")
     try:
         data = check_record(subject.record)
         record = Record.from_dict(data)
@@ -236,8 +238,8 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
         report.say(f"deal {deal + 1}: {what} could not be settled again within this engine's search limit; the line "
                    "the verdict records was played through the rules instead (not searched again)", INCOMPLETE)
     if found is None:
-        same = "" if prov.get("engine_source") == engine_source() else \
-            f", another build than the one that signed it ({signed_by})"
+        same = f", another build than the one that signed it (version {prov.get('engine')}, engine source " \
+            f"{str(prov.get('engine_source'))[7:15]})" if other_build else ""
         report.say(f"judged again by {here}{same}: the same verdict")
         return
     path, was, now = found

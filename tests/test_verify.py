@@ -103,7 +103,7 @@ def test_a_verdict_signed_by_an_older_engine_names_the_deal_event_and_what_diffe
     status, said = run(tmp_path, older)
     assert status == DIFFERS, said
     assert "the signature holds" in said
-    assert ("signed by version 0.0.9 (engine source" in said and "judges the record differently at deal 1, event 2: "
+    assert ("signed by version 0.0.9; this engine (referee 0.1.0) judges the record differently at deal 1, event 2: "
             "/deals/0/violations/0/proof_event is 4 in the verdict, 5 by this engine") in said
 
 
@@ -212,3 +212,11 @@ def test_verify_starts_without_the_web_or_the_store(tmp_path, ring):
             "'marshmallow', 'jinja2', 'markdown_it', 'alembic'}))" % (pair, str(tmp_path / "keys")))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "the same verdict" in out and out.strip().splitlines()[-1] == "[]"
+
+
+def test_another_build_that_judges_the_same_says_so(tmp_path, ring):
+    other = signed(REVOKE, ring)
+    other["provenance"]["engine_source"] = "sha256:" + "ab" * 32
+    other["signature"] = ring.current().sign(message(other))
+    status, said = run(tmp_path, other)
+    assert status == OK and "another build than the one that signed it (version 0.1.0, engine source abababab)" in said

@@ -158,3 +158,19 @@ def test_a_reader_without_the_key_gets_no_digest_or_signature_of_a_live_deal(sig
     over = c.get(f"/v1/matches/{mid}").get_json()["verdict"]  # the deal is over: public, signed
     assert holds(c, over) and "withheld" not in over["provenance"]
     assert holds(c, c.get(f"/v1/matches/{mid}/revisions/1").get_json()["verdict"])
+
+
+def test_docs_records_md_s_verification_without_this_code_checks_a_verdict(client):
+    """The Python of docs/records.md, "Provenance and signatures", run as written."""
+    import re
+
+    text = (Path(__file__).parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
+    code = re.search(r"Without this code.*?```python\n(.*?)```", text, re.S).group(1)
+    scope: dict = {}
+    exec(code, scope)  # noqa: S102 - our own documentation
+    v = client.post("/v1/verdicts", data=REVOKE, content_type="application/json").get_json()
+    keys = client.get("/v1/keys").get_json()
+    assert scope["holds"](v, keys)
+    assert scope["record_digest"](json.loads(REVOKE)) == v["provenance"]["record"]
+    for change in ({"valid": False}, {"provenance": {**v["provenance"], "engine": "9"}}):
+        assert not scope["holds"]({**v, **change}, keys)
