@@ -51,17 +51,26 @@ def canonical(value: Any) -> bytes:
 
 def _may_differ(text: bytes) -> bool:
     """Could orjson's sorted text differ from JCS? Only through a fraction or an exponent
-    (written 1.0, 1e+16: a digit then `.` or `e+`/`e-`), or a name sorted by code point
+    (written 1.0, 1e+16: a value's digits then `.` or `e+`/`e-`), or a name sorted by code point
     where UTF-16 sorts it otherwise (characters from U+E000 on). False alarms only cost time."""
     if not text.isascii() and text.translate(None, _NOT_HIGH):
         return True
     for mark in (b".", b"e+", b"e-"):
         at = text.find(mark)
         while at > 0:
-            if text[at - 1] in _DIGITS and (mark != b"." or text[at + 1:at + 2].isdigit()):
+            if text[at - 1] in _DIGITS and (mark != b"." or text[at + 1:at + 2].isdigit()) and _starts_value(text, at):
                 return True
             at = text.find(mark, at + 1)
     return False
+
+
+def _starts_value(text: bytes, at: int) -> bool:
+    """Do the digits before `at` begin where a value begins (after `:`, `,` or `[`), as a
+    number's do, rather than inside a string ("0.1.0")?"""
+    k = at - 1
+    while k >= 0 and (text[k] in _DIGITS or text[k] == 0x2D):
+        k -= 1
+    return k < 0 or text[k] in b":,["
 
 
 def _exact(value: Any) -> str:

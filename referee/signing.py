@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import logging
 import os
 import time
 from dataclasses import dataclass, replace
@@ -209,7 +210,6 @@ class Signer:
         self._keys: list[Key] | None = None
         self._stamp = None
         self._looked = 0.0
-        self.made = False
 
     def keys(self) -> list[Key]:
         clock = time.monotonic()
@@ -221,14 +221,12 @@ class Signer:
             except FileNotFoundError:
                 stamp = None
             if self._keys is None or stamp != self._stamp:
-                keys, made = open_ring(self.path)
-                self.made = self.made or made
-                self._keys, self._stamp = keys, self._stat()
+                self._keys, made = open_ring(self.path)
+                if made:  # `referee serve` makes it first and says so; anyone else says it here
+                    logging.getLogger("referee.signing").warning(made_message(self.path))
+                st = self.path.stat()
+                self._stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
         return self._keys
-
-    def _stat(self):
-        st = self.path.stat()
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def current(self) -> Key | None:
         return next((k for k in self.keys() if k.status == "current" and k.private), None)

@@ -163,6 +163,9 @@ def check(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
     if not isinstance(prov, dict):
         report.say("no provenance: not a verdict of a referee that says where its verdicts come from", REFUSED)
         return report
+    if prov.get("withheld"):
+        report.say(f"a public view, not the signed verdict: {prov['withheld']}", REFUSED)
+        return report
     _check_signature(report, verdict, prov, keys, keys_from)
     if subject.record is None:
         report.say("the record is not here, so it was not judged again (pass it with --record FILE)", INCOMPLETE)
@@ -181,9 +184,8 @@ def check(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
 def _check_signature(report: Report, verdict: dict, prov: dict, keys: dict[str, Key], keys_from: str) -> None:
     signature, kid, at = verdict.get("signature"), prov.get("key"), prov.get("signed_at")
     if signature is None:
-        why = prov.get("withheld") or "no server's key signed it (a verdict of `referee check`, or of a server " \
-                                      "without a key ring)"
-        report.say(f"not signed: {why}", REFUSED)
+        report.say("not signed: no server's key signed it (a verdict of `referee check`, or of a server without a "
+                   "key ring)", REFUSED)
         return
     key = keys.get(kid)
     if key is None:

@@ -178,10 +178,10 @@ def withheld(provenance: dict, live: list[int]) -> dict:
     record's digest and the signature would let anyone test guesses of the hidden cards (hash
     a guessed record, or check the signature against it: R-31), so neither is shown; the
     engine, rulebook and options digests are public facts and stay."""
-    deals = ", ".join(str(i + 1) for i in live)
+    which = f"deal {live[0] + 1} is" if len(live) == 1 else f"deals {', '.join(str(i + 1) for i in live)} are"
     return {**provenance, "record": None,
-            "withheld": f"deal {deals} is live: the record's digest and the signature are shown with the "
-                        "tournament's key, and to everyone once the deal is over (R-31)"}
+            "withheld": f"{which} live: the record's digest and the signature are shown with the "
+                        "tournament's key, and to everyone once no deal is live (R-31)"}
 
 
 def leads(events: list[dict]) -> dict[int, str]:

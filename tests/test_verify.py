@@ -220,3 +220,12 @@ def test_another_build_that_judges_the_same_says_so(tmp_path, ring):
     other["signature"] = ring.current().sign(message(other))
     status, said = run(tmp_path, other)
     assert status == OK and "another build than the one that signed it (version 0.1.0, engine source abababab)" in said
+
+
+def test_a_public_view_of_a_live_deal_is_not_a_signed_verdict(tmp_path, ring):
+    from referee.visibility import withheld
+
+    public = signed(REVOKE, ring)
+    public["provenance"], public["signature"] = withheld(public["provenance"], [0]), None
+    status, said = run(tmp_path, public)
+    assert status == REFUSED and "a public view, not the signed verdict: deal 1 is live" in said

@@ -1,0 +1,78 @@
+"""What signing costs a full deal's HTTP verdict: POST /v1/verdicts (one 13-trick deal with
+hands) on two servers of this tree side by side, one signing with a key ring and one without
+(its verdicts carry the same provenance, unsigned), driven by wrk in alternating rounds so
+that the machine's load falls on both alike; with --base PATH a third server from another
+checkout (e.g. a worktree of the commit before provenance) adds what the provenance costs.
+
+    python bench/bench_signing.py [--rounds 5] [--seconds 8] [--base PATH]
+
+Target: signing adds at most 5% (the signed rate at least 95% of the unsigned). Figures only:
+no assertion, not part of the tests. Needs wrk (Debian: apt-get install wrk).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+from bench_replay import make_texts  # noqa: E402
+from bench_users import serve, wrk  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--base", help="another checkout to serve as a third line (no provenance at all)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        body = tmp / "deal.json"
+        body.write_text(make_texts(1)[0])
+        plain = {k: v for k, v in os.environ.items() if k != "REFEREE_SIGNING_KEYS"}
+        servers = {"signed": (ROOT, 18941, {**plain, "DATABASE_URL": "sqlite:///:memory:",
+                                            "REFEREE_SIGNING_KEYS": str(tmp / "keys")}),
+                   "unsigned": (ROOT, 18942, {**plain, "DATABASE_URL": "sqlite:///:memory:"})}
+        if args.base:
+            servers["base"] = (Path(args.base), 18943, {**plain, "DATABASE_URL": "sqlite:///:memory:",
+                                                        "PYTHONPATH": str(Path(args.base))})
+        procs = {name: serve("wsgi:app", port, root, env) for name, (root, port, env) in servers.items()}
+        try:
+            rates: dict[str, list] = {name: [] for name in servers}
+            print(f"uptime before: {os.getloadavg()}")
+            for name, (_, port, _) in servers.items():  # warm up
+                wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, 2)
+            for _ in range(args.rounds):
+                for name, (_, port, _) in servers.items():
+                    rates[name].append(wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds))
+            print(f"uptime after:  {os.getloadavg()}")
+        finally:
+            for p in procs.values():
+                p.terminate()
+                p.wait()
+    unsigned = statistics.median(r[0] for r in rates["unsigned"])
+    print(f"POST /v1/verdicts, one full deal, wrk 1 thread 8 connections, gunicorn 2 workers, "
+          f"{args.rounds} rounds of {args.seconds} s, medians")
+    for name, runs in rates.items():
+        rate = statistics.median(r[0] for r in runs)
+        p50 = statistics.median(r[1] for r in runs)
+        p99 = statistics.median(r[2] for r in runs)
+        print(f"{name:<9} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  {rate / unsigned:6.3f} of unsigned"
+              f"   (rounds: {', '.join(f'{r[0]:.0f}' for r in runs)})")
+    signed = statistics.median(r[0] for r in rates["signed"])
+    print(f"signing costs {100 * (1 - signed / unsigned):.1f}% of the unsigned rate (target: at most 5%)")
+    time.sleep(0)
+
+
+if __name__ == "__main__":
+    main()
