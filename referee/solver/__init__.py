@@ -1,5 +1,5 @@
-"""Perfect play: the value of a position of a deal with
-hands, of each legal move of the seat to play, and the line of perfect play.
+"""Perfect play: the value of a position of a deal with hands, of each legal move of the
+seat to play, and the line of perfect play.
 
     >>> from referee.solver import solve
     >>> analysis = solve(deal, "tricks")   # deal: a referee.engine.Deal with hands
@@ -13,8 +13,10 @@ team of the seat to play's. A hidden trump counts as known to the solver; a reve
 an ask) is a move where the engine allows one. Equal moves: the lowest card wins the tie
 (rank, then suit S H D C), a reveal only when strictly better.
 
-Every search runs under a `SearchLimit` (default: 20 million nodes, no time limit);
-past it, `SearchLimitExceeded` is raised and nothing is returned.
+One search serves every question (core.py, compiled where a C compiler was found at
+install: `COMPILED` says which). A `Solver` asked for several positions of one deal keeps
+its tables between them (a whole deal's analysis). Every search runs under a
+`SearchLimit`; past it, `SearchLimitExceeded` is raised and nothing is returned.
 """
 from __future__ import annotations
 
@@ -22,14 +24,19 @@ from typing import Any, NamedTuple
 
 from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
+from ..engine.record import PLAY, REVEAL, Event
+from . import position
+from .driver import Driver
 from .limits import SearchLimit, SearchLimitExceeded
-from .outcome import Outcome, decode
-from .search import REVEAL_MOVE, Context, apply, moves
+from .loader import COMPILED, Search
+from .outcome import Outcome, Scorer, decode
+from .position import REVEAL_MOVE, NotAPosition, as_move
 
 OBJECTIVES = ("score", "tricks")
+_OBJECTIVE = {"score": 2, "tricks": 0, "deal_tricks": 1, "exact": 3}
 
 __all__ = ["solve", "Solver", "Analysis", "Outcome", "SearchLimit", "SearchLimitExceeded", "UnsolvablePosition",
-           "OBJECTIVES", "REVEAL_MOVE"]
+           "OBJECTIVES", "REVEAL_MOVE", "COMPILED"]
 
 
 class UnsolvablePosition(ValueError):
@@ -61,78 +68,112 @@ class Analysis(NamedTuple):
 def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None, line: bool = True) -> Analysis:
     """Perfect play from `deal`'s position (the Deal is not changed). Without `line`, only
     the values (the line's `result` and `tricks_won` are then those of the position now)."""
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
-    if deal.hands is None:
-        raise UnsolvablePosition("perfect play needs the hands")
-    if any(v.is_illegal_play and not v.corrected for v in deal.violations):
-        raise UnsolvablePosition("the deal has an illegal play on record; its end is decided by the penalty rules")
-    root = deal.copy()
-    root.play_all = objective == "tricks"
-    root.finish()
-    seat = root.to_play
-    team = team_of(seat if seat is not None else root.leader)
-    ctx = Context(root.options, objective, team, (limit or SearchLimit()).start())
-    cards = []
-    if seat is not None:
-        guess, found = None, moves(root)
-        twins, worth = ctx.twins(root, found), {}
-        for move in found:
-            twin = twins.get(move, move)
-            if twin not in worth:
-                child = apply(root, twin)
-                worth[twin] = ctx.gain(root, child) + ctx.exact(child, guess)
-                guess = worth[twin] - ctx.gain(root, child)
-            cards.append((move, worth[twin]))
-        value = max(v for _, v in cards)
-    else:
-        value = ctx.exact(root)
-    plays, end = _line(ctx, root, value, cards) if line else ([], root)
-    show = (lambda v: v) if ctx.tricks else decode
-    result = None if ctx.tricks or not end.is_over else ctx.scorer.result(end.facts(None)).as_dict()
-    return Analysis(objective, seat, show(value), [(m, show(v)) for m, v in cards], plays, result,
-                    tuple(end.tricks_won), ctx.nodes)
+    return Solver(objective).solve(deal, limit, line)
 
 
 class Solver:
     """Perfect play for many positions of one deal under one objective (a whole deal's
-    analysis, costly plays): `solve(deal)` per position; each call may reuse what earlier
-    calls learnt, so ask for the positions of one deal, and of that deal only."""
+    analysis, costly plays): `solve(deal)` per position. The search's tables are kept
+    between calls, so ask for the positions of one deal, and of that deal only."""
 
-    def __init__(self, objective: str = "score"):
-        if objective not in OBJECTIVES:
+    def __init__(self, objective: str = "score", core=None):
+        """`core`: the Search class to use (the loader's choice by default; tests and the
+        bench pass core.Search, the Python one, to run both)."""
+        if objective not in _OBJECTIVE:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
         self.objective = objective
+        self.core = core or Search
+        self.code = _OBJECTIVE[objective]
+        self._search = None
+        self._rules = None
+        self._ends: dict = {}
+        self.nodes = 0
+
+    def prepare(self, deal: Deal, team: int, limit: SearchLimit | None = None) -> Driver:
+        """The search loaded with `deal`'s position, values for `team`, under `limit`."""
+        if deal.hands is None:
+            raise UnsolvablePosition("perfect play needs the hands")
+        if any(v.is_illegal_play and not v.corrected for v in deal.violations):
+            raise UnsolvablePosition("the deal has an illegal play on record; its end is decided by the penalty rules")
+        rules = position.rules(deal)
+        if rules != self._rules:
+            self._rules, self._value = rules, position.outcome(deal)
+            self._search = self.core(rules, self.code, self._value)
+            self._options = deal.options
+        self._search.spend = _spender(limit or SearchLimit())
+        try:
+            position.load(self._search, deal, team)
+        except NotAPosition as exc:
+            raise UnsolvablePosition(str(exc)) from None
+        return Driver(self._search, self._candidates)
 
     def solve(self, deal: Deal, limit: SearchLimit | None = None, line: bool = True) -> Analysis:
-        return solve(deal, self.objective, limit, line)
+        root = deal.copy()
+        root.play_all = self.objective == "tricks"
+        root.finish()
+        seat = root.to_play
+        team = team_of(seat if seat is not None else root.leader)
+        driver = self.prepare(root, team, limit)
+        search = driver.search
+        before = search.nodes
+        try:
+            cards = driver.move_values() if seat is not None and not search.over() else []
+            value = max(v for _, v in cards) if cards else driver.value()
+            plays = driver.line(value) if line else []
+        finally:
+            self.nodes += search.nodes - before
+        end = _played(root, plays)
+        counted = self.objective == "tricks"
+        show = (lambda v: v) if counted else decode
+        result = None if counted or not end.is_over else Scorer(root.options, team).result(end.facts(None)).as_dict()
+        return Analysis(self.objective, seat, show(value), [(as_move(m), show(v)) for m, v in cards],
+                        [(s, as_move(m)) for s, m in plays], result, tuple(end.tricks_won), search.nodes - before)
+
+    def _candidates(self) -> list:
+        """The values the deal can still end with, from the tally now (a superset)."""
+        s = self._search
+        won0, won1, tens0, tens1, first_seven, _, _, _ = s.tally()
+        key = (won0, won1, tens0, tens1, first_seven, s.remaining(), s.pkind, s.team)
+        found = self._ends.get(key)
+        if found is None:
+            found = self._ends[key] = _ends(self._value, self._options, s, key)
+        return found
 
 
-def _line(ctx: Context, pos: Deal, value: int, first: list) -> tuple[list, Deal]:
-    """Perfect play from `pos` (value `value`), the first optimal move in tie order at each step."""
-    line = []
-    while True:
-        if pos.is_over:
-            if ctx.tricks or not pos.court_made:
-                return line, pos
-            if ctx.scorer.value(pos) == value:
-                return line, pos  # stopping is as good as playing on
-            pos = pos.copy()
-            pos.begin_play_on()
-        maxing = ctx.maximises(pos)
-        choice = None
-        for move, v in first:
-            if v == value:
-                choice = apply(pos, move), move
-                break
-        first = []
-        for move in moves(pos) if choice is None else ():
-            child = apply(pos, move)
-            want = value - ctx.gain(pos, child)
-            if ctx.at_least(child, want) if maxing else ctx.at_most(child, want):
-                choice = child, move
-                break
-        child, move = choice
-        line.append((pos.to_play, move))
-        value -= ctx.gain(pos, child)
-        pos = child
+def _ends(value, options, search, key) -> list:
+    won0, won1, tens0, tens1, first_seven, left, kind, team = key
+    sevens = [first_seven] if first_seven >= 0 else [-1, 0, 1]
+    out = 4 - tens0 - tens1 if options.scoring == "tens" else 0
+    kinds = [(kind, search.pwinner)] if kind or search.pairs_on == 0 else [(k, w) for k in (1, 2, 3) for w in (0, 1)]
+    found = set()
+    for a in range(left + 1):
+        for b in range(left + 1 - a):
+            for seven in sevens:
+                for x in range(out + 1):
+                    for k, w in kinds:
+                        found.add(value(won0 + a, won1 + b, seven, tens0 + x, tens1 + out - x, k, w, team))
+    return sorted(found)
+
+
+def _spender(limit: SearchLimit):
+    """The budget's `spend(n)`; a limit with only `check(nodes)` counts the nodes itself."""
+    spend = getattr(limit, "spend", None)
+    if spend is not None:
+        return spend
+    if not hasattr(limit, "_spent"):  # one count for every search under this limit
+        limit._spent = 0
+        limit.start()
+
+    def count(n: int) -> None:
+        limit._spent += n
+        limit.check(limit._spent)
+    return count
+
+
+def _played(root: Deal, plays: list) -> Deal:
+    """The engine's replay of the line: where it ends, and how."""
+    end = root.copy()
+    for seat, move in plays:
+        end.push(Event(seat, REVEAL) if move == position.core.REVEAL else Event(seat, PLAY, as_move(move)))
+        end.finish()
+    return end

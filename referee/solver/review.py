@@ -16,7 +16,7 @@ from ..engine.match import position
 from ..engine.options import resolve
 from ..engine.record import PLAY, REVEAL, TAKE_BACK, Record
 from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, UnsolvablePosition, solve
-from .search import REVEAL_MOVE
+from .position import REVEAL_MOVE
 
 
 class NoHands(UnsolvablePosition):

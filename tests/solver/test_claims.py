@@ -26,7 +26,7 @@ def test_a_claim_that_holds_takes_what_it_claimed_along_the_lowest_cards():
     assert (c["seat"], c["tricks"], c["answer"], c["answered_by"]) == (0, 3, "dispute", 1)
     assert (c["held"], c["can_take"], c["awarded"], c["defence"]) == (True, 3, 3, None)
     assert plays(c["line"]) == "0:QS 1:JS 2:TS 3:2C 0:KS 1:KH 2:2D 3:TH 0:AS 1:AH 2:QH 3:JH"
-    assert c["rule"] == ["R-34", "R-33", "perfect.play"]
+    assert c["rule"] == ["R-34", "R-34a", "R-33", "perfect.play"]
     d = v["deals"][0]
     assert d["status"] == "complete" and d["tricks_won"] == [9, 4] and len(d["tricks"]) == 13
     assert d["tricks"][-1]["cards"][0] == {"seat": 0, "card": "AS", "event": 50, "trump": True}  # numbered on
@@ -111,19 +111,20 @@ def test_a_claim_in_a_pile_game_may_not_claim_more_than_the_tricks_and_the_pile(
     assert "only 5 remain" in v["errors"][0]["message"]
 
 
-def test_a_claim_in_mendikot_is_finished_along_the_line_best_for_the_claimers_tens():
+def test_a_claim_in_mendikot_is_finished_by_perfect_play_restricted_to_the_award():
     # No trump yet (first_void). Seat 0 holds AS KS QS; seat 3 (6S TD TC) shows out on the
-    # second spade, setting the trump with a ten, and takes the last two tricks: g = 1. Of
-    # the lines giving team 0 that one trick, the best for it has seat 1 drop the TS into
-    # it (the tens 1-3: a mendi to team 1, rather than all four, a mendikot); the
-    # defence, played for tricks only, keeps the lowest card, 9S.
+    # second spade, setting the trump with a ten, and takes the last two tricks: g = 1. The
+    # line (R-34a) is perfect play among the lines giving team 0 exactly that one trick: the
+    # count is fixed, the tens are fought for. Seat 1 keeps the TS off team 0's trick (9S,
+    # as in the defence), drops it under seat 3's TD ruff, and team 1 takes all four tens: a
+    # mendikot (the best line for team 0 alone would have seat 1 give it the TS: a mendi).
     v = claimed("mendikot", ["AS KS QS", "JS TS 9S", "8S 7S TH", "6S TD TC"], W, (0, 3))
     c = claim_of(v)
     assert (c["held"], c["can_take"], c["awarded"]) == (False, 1, 1)
-    assert plays(c["line"]).startswith("0:QS 1:TS 2:7S 3:6S")
+    assert plays(c["line"]) == "0:QS 1:9S 2:7S 3:6S 0:KS 1:TS 2:8S 3:TD 3:TC 0:AS 1:JS 2:TH"
     assert plays(c["defence"]).startswith("0:QS 1:9S 2:7S 3:6S")
     r = v["deals"][0]["result"]
-    assert (r["winner"], r["kind"], r["tens"], r["points"]) == (1, "mendi", [1, 3], [0, 1])
+    assert (r["winner"], r["kind"], r["tens"], r["points"]) == (1, "mendikot", [0, 4], [0, 2])
 
 
 HIDDEN = ["AH KH QH", "2S JH TH", "AS KS QS", "JS 2D 2C"]  # seat 1 (the caller) laid the 2S face down
@@ -273,6 +274,6 @@ def test_referee_check_prints_the_claim(tmp_path, capsys):
     main(["check", str(path)])
     out = capsys.readouterr().out
     assert ("  claim: seat 0 claims 3 of the remaining tricks (event 41), disputed by seat 1: did not hold "
-            "(can take 2), awarded 2  [rule R-34, R-33, perfect.play]") in out
+            "(can take 2), awarded 2  [rule R-34, R-34a, R-33, perfect.play]") in out
     assert "  the referee's line: 0:Q♥ 1:A♥ 2:K♥ 3:10♥ 1:2♣" in out
     assert "  the defence that beats it: 0:Q♥ 1:A♥" in out

@@ -1,0 +1,1136 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""The one search of perfect play (§13), shaped as the bridge double-dummy solver DDS is.
+
+One position: each seat's cards as 13-bit masks per suit, the trick on the table, and the
+rule state (the trump: known, unset or still face down with the card set aside; tricks
+and collected tricks per team, the pile and its run, tens taken, the deciding-pair run,
+the first seven and a play-on). One move generator: touching cards are one move; asks and
+reveals are moves where the rules make them moves; face-down discards are not moves apart
+from the same card face up. One question, asked yes or no as DDS asks it: "does the
+perspective team's value from here reach t?", for four objectives:
+
+- TRICKS: every remaining trick played, whatever the deal's end; the tricks the team takes
+  (collects, in pile games) from here: the bridge double-dummy number;
+- DEAL_TRICKS: the same up to the deal's own end (a claim's g, R-34);
+- SCORE: the deal's outcome for the team, encoded (outcome.py);
+- EXACT: SCORE among the lines that give the team exactly kk more tricks (R-34a), with a
+  third answer, NONE, where no line gives that count.
+
+At each trick's start: sure tricks (bridge play only), and one transposition table keyed
+by relative ranks plus the rule state, each answer holding for every position whose cards
+that the answer depended on (and every higher one) have the same owners (DDS's winning
+ranks). The R-4 play-on choice is one function (`_choice`).
+
+This file is plain Python and is also compiled by Cython (its types are in core.pxd) when
+the install finds a C compiler; both run the same code. It imports nothing: the rules'
+option values come in as numbers (position.py reads them from the engine's replay), the
+deal's scoring comes in as a function (`outcome`).
+"""
+from array import array
+
+TRICKS = 0
+DEAL_TRICKS = 1
+SCORE = 2
+EXACT = 3
+
+FALSE = 0
+TRUE = 1
+NONE = 2
+UNDECIDED = 3
+RES = 60                 # a search's answer: code << RES | the cards it depended on
+RELMASK = (1 << 52) - 1
+LOWEST = -0x1FFFF        # below every value: test(LOWEST) asks only whether a line exists (EXACT)
+REVEAL = 52              # the move "show (or ask for) the face-down trump"
+
+END_SEVEN = 0
+END_PILE = 1
+END_THIRTEEN = 2
+END_BID = 3
+END_PAIR = 4
+
+KIND_NONE = 0            # the deciding pair (end.deciding-pair): not decided yet
+KIND_PAIR = 1
+KIND_NO_PAIR = 2
+KIND_LAST = 3
+
+BAND_ASK = 0
+BAND_AUTO = 1
+BAND_AUTO_MUST = 2
+
+PER_BUCKET = 16          # table entries kept per bucket (leader, suit lengths, rule state)
+WORDS = 5                # an entry: four suit prefixes and one word of meta
+MAX_BUCKETS = 1 << 17
+CHECK = 1023             # the budget is asked every 1,024 nodes
+
+ACE = 12
+TEN = 8
+
+# Tables of 13-bit masks (one suit): how many cards, the highest, the lowest (-1: none);
+# UP[s * 13 + r]: suit s's ranks r..12 in a 52-bit mask; ONES[i]: one card of seat*4+suit i
+# in the packed suit lengths (4 bits each).
+BITS = [0] * 8192
+HIGH = [0] * 8192
+LOW = [0] * 8192
+UP = [0] * 52
+ONES = [0] * 16
+
+
+def _fill_tables():
+    for i in range(8192):
+        BITS[i] = bin(i).count("1")
+        HIGH[i] = i.bit_length() - 1
+        LOW[i] = (i & -i).bit_length() - 1
+    for i in range(52):
+        UP[i] = ((8191 >> (i % 13)) << (i % 13)) << (13 * (i // 13))
+    for i in range(16):
+        ONES[i] = 1 << (4 * i)
+
+
+_fill_tables()
+
+
+class Search:
+    """One solve's search: `load` a position, then `test`, `value`, `push`/`pop`.
+
+    `rules` is the tuple position.RULES names; `outcome(won0, won1, first_seven, tens0,
+    tens1, pair_kind, pair_winner, team)` the encoded outcome of a finished deal for a team
+    (the engine's scoring); `spend(n)` is called with the nodes searched every 1,024 nodes
+    and may raise to stop the search (the budget)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        (self.opt_pile, self.end, self.play_on_opt, self.count_tens, self.fpc, self.nca,
+         self.ace_on_ace, self.ace_seal, self.each_win, self.first_void, self.concealed,
+         self.hidden_mode, self.band_auto, self.band_reveal, self.pairs_on, self.pairs_hidden,
+         self.ace_rule, self.bid_n, self.caller, self.callers) = rules
+        self.objective = objective
+        self.outcome = outcome
+        self.spend = spend
+        self.outcomes = {}
+        self.buckets = {}
+        self.pool_array = array("Q", bytes(8 * WORDS * PER_BUCKET * 1024))
+        self.fill_array = array("I", bytes(4 * 1024))
+        self.pool = self.pool_array  # compiled: typed views of the arrays
+        self.fill = self.fill_array
+        self.nbuckets = 0
+        self.capacity = 1024
+        self.h = [0] * 16
+        self.alive = [0] * 4
+        self.tseat = [0] * 64
+        self.tsuit = [0] * 64
+        self.trank = [0] * 64
+        self.tflag = [0] * 64
+        self.code = [0] * 4
+        self.won = [0] * 2
+        self.tens = [0] * 2
+        self.spec = [0] * 4
+        self.mv = [0] * 1024
+        self.sv = [0] * 64
+        self.cs = [0] * 64
+        self.glo = [0] * 16
+        self.ghi = [0] * 16
+        self.sortkey = [0] * 16
+        self.stack = [0] * 64
+        self.stack_kind = [0] * 64
+        self.depth = 0
+        self.nodes = 0
+        self.unspent = 0
+        self.stopped = 0
+        self.error = None
+        self.best_move = -1
+        self.team = 0
+        self.ply = 0
+        specials = 0
+        if self.count_tens and objective >= SCORE:
+            specials |= 1 << TEN
+        if (self.opt_pile and (self.ace_on_ace or self.ace_seal)) or (self.pairs_on and self.ace_rule and objective != TRICKS):
+            specials |= 1 << ACE
+        self.specials = specials
+
+    # -- the position -----------------------------------------------------------------
+
+    def load(self, hands, table, leader, number, trump, secret, hidden, hidden_card, revealed,
+             revealed_trick, reveal_k, asker, must_trump, lead_must_trump, tally, pile, pairs, team):
+        """The position, as position.load reads it from the engine's replay: `hands` 16
+        masks (the face-down trump card set aside: not in them); `table` (seat, suit, rank,
+        flags) tuples in play order (flags: 1 an active trump, 2 face down); `tally`
+        (won0, won1, tens0, tens1, pile_tens, first_seven, play_on, court_made, ended);
+        `pile` (pile, prev winner, prev ace, prev established, prev collected, hot); `pairs`
+        (run_by, run, deferred, kind, winner)."""
+        i = 0
+        for i in range(16):
+            self.h[i] = hands[i]
+        for i in range(4):
+            self.alive[i] = 0
+        for i in range(16):
+            self.alive[i & 3] |= hands[i]
+        self.leader, self.number = leader, number
+        self.tb = 4 * number
+        self.tk = len(table)
+        for i in range(self.tk):
+            seat, suit, rank, flags = table[i]
+            self.tseat[self.tb + i] = seat
+            self.tsuit[self.tb + i] = suit
+            self.trank[self.tb + i] = rank
+            self.tflag[self.tb + i] = flags
+            self.alive[suit] |= 1 << rank
+        self.trump, self.secret, self.hidden = trump, secret, hidden
+        self.hsuit = hidden_card // 13 if hidden_card >= 0 else -1
+        self.hrank = hidden_card % 13 if hidden_card >= 0 else -1
+        if hidden:
+            self.alive[self.hsuit] |= 1 << self.hrank
+        self.revealed, self.revealed_trick, self.reveal_k = revealed, revealed_trick, reveal_k
+        self.asker, self.must_trump, self.lmt = asker, must_trump, lead_must_trump
+        (self.won[0], self.won[1], self.tens[0], self.tens[1], self.pile_tens, self.first_seven,
+         self.play_on, self.court_made, self.ended) = tally
+        self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot = pile
+        self.run_by, self.run, self.deferred, self.pkind, self.pwinner = pairs
+        if self.run > 2:
+            self.run = 2  # only "two in a row" matters
+        self.team = team
+        self.lens = 0
+        for i in range(16):
+            self.lens += ONES[i] * BITS[self.h[i]]
+        self.depth = 0
+        self.ply = 0
+
+    def tally(self):
+        """The tally now: (won0, won1, tens0, tens1, first_seven, court made, ended, pile)."""
+        return (self.won[0], self.won[1], self.tens[0], self.tens[1], self.first_seven,
+                self.court_made, self.ended, self.pile)
+
+    def to_play(self):
+        return (self.leader + self.tk) & 3
+
+    def remaining(self):
+        """The tricks still to be taken or collected: those to come and the pile."""
+        return 14 - self.number + self.pile
+
+    # -- moves --------------------------------------------------------------------------
+
+    def _groups(self, m, a, s):
+        """The seat's cards `m` of suit s as runs of touching cards (no card still in play
+        between them, none a card some rule looks at), low to high, into glo/ghi."""
+        n = 0
+        prev = -1
+        spec = self.spec[s]
+        while m:
+            r = LOW[m]
+            m ^= 1 << r
+            if (prev >= 0 and not (spec >> r) & 1 and not (spec >> prev) & 1
+                    and not (a >> (prev + 1)) & ((1 << (r - prev - 1)) - 1)):
+                self.ghi[n - 1] = r
+            else:
+                self.glo[n] = r
+                self.ghi[n] = r
+                n += 1
+            prev = r
+        return n
+
+    def _set_specials(self):
+        s = 0
+        for s in range(4):
+            self.spec[s] = self.specials & self.alive[s]
+        if self.hidden:
+            self.spec[self.hsuit] |= 1 << self.hrank
+
+    def _winner(self):
+        """The index on the table of the card winning the trick so far (trick.winner)."""
+        led = self.tsuit[self.tb + 0]
+        best = -1
+        top = -1
+        j = 0
+        if self.trump != led:
+            for j in range(self.tk):
+                if self.tflag[self.tb + j] & 1 and self.trank[self.tb + j] > top:
+                    best = j
+                    top = self.trank[self.tb + j]
+            if best >= 0:
+                return best
+        for j in range(self.tk):
+            if self.tsuit[self.tb + j] == led and not self.tflag[self.tb + j] & 2 and self.trank[self.tb + j] > top:
+                best = j
+                top = self.trank[self.tb + j]
+        return best
+
+    def _add(self, base, n, key, move):
+        """Insert `move` into the move list at base by `key` (stable, ascending)."""
+        i = n
+        while i > 0 and self.sortkey[i - 1] > key:
+            self.sortkey[i] = self.sortkey[i - 1]
+            self.mv[base + i] = self.mv[base + i - 1]
+            i -= 1
+        self.sortkey[i] = key
+        self.mv[base + i] = move
+        return n + 1
+
+    def _gen(self, ply, hint):
+        """The moves worth trying for the seat to play, likely best first, into mv[ply*16:];
+        their number."""
+        self._set_specials()
+        seat = (self.leader + self.tk) & 3
+        base = ply * 16
+        if self.tk == 0:
+            n = self._leads(seat, base)
+        else:
+            n = self._follows(seat, base)
+        if self.hidden and not (self.pairs_on and (seat & 1) == self.callers):
+            if (seat == self.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
+                self.mv[base + n] = REVEAL
+                n += 1
+        if hint >= 0 and n > 1:
+            i = 0
+            for i in range(1, n):
+                if self.mv[base + i] == hint:
+                    while i > 0:
+                        self.mv[base + i] = self.mv[base + i - 1]
+                        i -= 1
+                    self.mv[base] = hint
+                    break
+        return n
+
+    def _only_hidden_card(self, seat):
+        """The caller's face-down card is their last card (R-6): the one play."""
+        b = seat * 4
+        return (self.hidden and seat == self.caller
+                and not (self.h[b] | self.h[b + 1] | self.h[b + 2] | self.h[b + 3]))
+
+    def _leads(self, seat, base):
+        """Leads, one per run: a suit the partner can take or ruff, then the leader's
+        winners, then the rest; a suit an opponent ruffs last (dd.py's weights)."""
+        if self._only_hidden_card(seat):
+            self.mv[base] = self.hsuit * 13 + self.hrank
+            return 1
+        b = seat * 4
+        tr = self.trump
+        lho = ((seat + 1) & 3) * 4
+        pb = ((seat + 2) & 3) * 4
+        rho = ((seat + 3) & 3) * 4
+        only = -1
+        if self.lmt and tr >= 0 and self.h[b + tr]:
+            only = tr  # R-13: the caller who showed the trump on lead leads one
+        n = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if not m or (only >= 0 and s != only):
+                continue
+            a = self.alive[s]
+            g = self._groups(m, a, s)
+            top = HIGH[a]
+            w = 0
+            if tr >= 0 and s != tr:
+                if (not self.h[lho + s] and self.h[lho + tr]) or (not self.h[rho + s] and self.h[rho + tr]):
+                    w -= 4
+                if not self.h[pb + s] and self.h[pb + tr]:
+                    w += 3
+            if (self.h[pb + s] >> top) & 1:
+                w += 5
+                first = self.glo[0]
+            elif (m >> top) & 1:
+                w += 4
+                first = self.glo[g - 1]
+            else:
+                first = self.glo[0]
+            i = 0
+            for i in range(g):
+                r = self.glo[i]
+                key = (20 - w if r == first else 30 - w) * 64 + s * 16 + r
+                n = self._add(base, n, key, s * 13 + r)
+        return n
+
+    def _follows(self, seat, base):
+        b = seat * 4
+        led = self.tsuit[self.tb + 0]
+        m = self.h[b + led]
+        wk = self._winner()
+        ws = self.tseat[self.tb + wk]
+        wsu = self.tsuit[self.tb + wk]
+        wr = self.trank[self.tb + wk]
+        ours = (ws & 1) == (seat & 1)
+        n = 0
+        i = 0
+        if m:
+            g = self._groups(m, self.alive[led], led)
+            for i in range(g):
+                r = self.glo[i]
+                key = r + (20 if not ours and wsu == led and r < wr else 0)
+                n = self._add(base, n, key, led * 13 + r)
+            return n
+        band_card = self.hidden and self.band_auto and seat == self.caller
+        if band_card and self.hsuit == led:
+            self.mv[base] = led * 13 + self.hrank  # R-23: follows with the face-down card
+            return 1
+        if self._only_hidden_card(seat):
+            self.mv[base] = self.hsuit * 13 + self.hrank
+            return 1
+        tr = self.trump
+        osuit = tr if tr >= 0 else self.secret
+        obliged = (seat == self.asker or seat == self.must_trump
+                   or (self.hidden and self.band_reveal == BAND_AUTO_MUST)
+                   or (self.hidden and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers))
+        if obliged and osuit >= 0 and not (self.h[b + osuit] or (band_card and self.hsuit == osuit)):
+            obliged = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if band_card and s == self.hsuit:
+                m |= 1 << self.hrank
+            if not m or (obliged and s != osuit):
+                continue
+            g = self._groups(m, self.alive[s], s)
+            for i in range(g):
+                r = self.glo[i]
+                if s == tr and tr >= 0:
+                    if ours:
+                        key = 40 + r
+                    elif wsu == tr:
+                        key = r if r > wr else 60 + r
+                    else:
+                        key = r
+                else:
+                    key = r if ours else 20 + r
+                n = self._add(base, n, key * 4 + s, s * 13 + r)
+        return n
+
+    def legal(self):
+        """Every legal move of the seat to play, each with its twin (the lowest card of its
+        run of touching cards, which is worth the same), in the move generator's order."""
+        ply = self.depth
+        n = self._gen(ply, -1)
+        out = []
+        seat = (self.leader + self.tk) & 3
+        i = 0
+        for i in range(n):
+            m = self.mv[ply * 16 + i]
+            s = m // 13
+            r = m % 13
+            if m == REVEAL or (self.hidden and s == self.hsuit and r == self.hrank):
+                out.append((m, m))
+                continue
+            held = self.h[seat * 4 + s]
+            g = self._groups(held, self.alive[s], s)
+            j = 0
+            for j in range(g):
+                if self.glo[j] == r:
+                    c = r
+                    for c in range(r, self.ghi[j] + 1):
+                        if (held >> c) & 1:
+                            out.append((s * 13 + c, m))
+        return out
+
+    # -- applying moves ---------------------------------------------------------------
+
+    def _reveal(self, k):
+        """The face-down trump is shown before the card at table index k: it is back in the
+        caller's hand and counts as trump from here (trump.hidden.*)."""
+        self.hidden = 0
+        self.trump = self.secret
+        self.revealed = 1
+        self.revealed_trick = self.number
+        self.reveal_k = k
+        i = self.caller * 4 + self.hsuit
+        self.h[i] |= 1 << self.hrank
+        self.lens += ONES[i]
+
+    def _saved(self):
+        return ((self.trump + 1) | self.hidden << 3 | self.revealed << 4 | self.revealed_trick << 5
+                | self.reveal_k << 9 | (self.asker + 1) << 12 | (self.must_trump + 1) << 15 | self.lmt << 18)
+
+    def _restore(self, v):
+        hidden = (v >> 3) & 1
+        if hidden and not self.hidden:
+            i = self.caller * 4 + self.hsuit
+            self.h[i] &= RELMASK ^ (1 << self.hrank)
+            self.lens -= ONES[i]
+        self.trump = (v & 7) - 1
+        self.hidden = hidden
+        self.revealed = (v >> 4) & 1
+        self.revealed_trick = (v >> 5) & 15
+        self.reveal_k = (v >> 9) & 7
+        self.asker = ((v >> 12) & 7) - 1
+        self.must_trump = ((v >> 15) & 7) - 1
+        self.lmt = (v >> 18) & 1
+
+    def _do(self, m, ply):
+        """Play move m for the seat to play (a card, or REVEAL); `_undo(m, ply)` takes it back."""
+        seat = (self.leader + self.tk) & 3
+        k = self.tk
+        self.sv[ply] = self._saved()
+        if m == REVEAL:
+            self._reveal(k)
+            if k == 0:
+                self.lmt = 1
+            elif self.hidden_mode or self.band_reveal != BAND_AUTO:
+                self.asker = seat
+            return
+        s = m // 13
+        r = m - 13 * s
+        if self.hidden:
+            led = self.tsuit[self.tb + 0]
+            if k > 0 and s != led and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers:
+                self._reveal(k)  # Band Rang: an opponent's show-out shows it; they must trump
+                self.must_trump = seat
+            elif k > 0 and self.band_auto:
+                if s != led:
+                    self._reveal(k)  # band: the first show-out turns it up (R-14)
+                    if self.band_reveal == BAND_AUTO_MUST:
+                        self.must_trump = seat
+                elif s == self.hsuit and r == self.hrank and seat == self.caller:
+                    self._reveal(k)  # followed with it (R-23)
+            elif s == self.hsuit and r == self.hrank and seat == self.caller:
+                self._reveal(k)  # the caller's last card (R-6)
+        i = seat * 4 + s
+        self.h[i] ^= 1 << r
+        self.lens -= ONES[i]
+        if self.first_void and self.trump < 0 and k > 0 and s != self.tsuit[self.tb + 0]:
+            self.trump = s  # the first show-out sets the trump (trump.first-void)
+        self.tseat[self.tb + k] = seat
+        self.tsuit[self.tb + k] = s
+        self.trank[self.tb + k] = r
+        self.tflag[self.tb + k] = 1 if s == self.trump else 0
+        self.tk = k + 1
+
+    def _undo(self, m, ply):
+        if m != REVEAL:
+            k = self.tk - 1
+            i = self.tseat[self.tb + k] * 4 + self.tsuit[self.tb + k]
+            self.h[i] |= 1 << self.trank[self.tb + k]
+            self.lens += ONES[i]
+            self.tk = k
+        self._restore(self.sv[ply])
+
+    # -- a trick's end ----------------------------------------------------------------------
+
+    def _close_do(self):
+        """Settle the full trick: who wins and collects, tens, the deal's end. Returns the
+        tricks the perspective team collects by it, and leaves `ended`, `court_made` and
+        the winning-rank relevance (`self.closed_rel`) set; `_close_undo` takes it back."""
+        wk = self._winner()
+        ws = self.tseat[self.tb + wk]
+        wsu = self.tsuit[self.tb + wk]
+        wr = self.trank[self.tb + wk]
+        number = self.number
+        rel = 0
+        j = 0
+        for j in range(4):
+            if j != wk and self.tsuit[self.tb + j] == wsu:
+                rel = UP[wsu * 13 + wr]
+        self.closed_rel = rel
+        self.cs[3 * number] = (self.leader | self.won[0] << 2 | self.won[1] << 6 | self.tens[0] << 10
+                               | self.tens[1] << 13 | self.pile_tens << 16 | (self.first_seven + 1) << 19
+                               | self.play_on << 21 | self.court_made << 22 | self.ended << 23)
+        self.cs[3 * number + 1] = (self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
+                                   | self.pcoll << 9 | self.hot << 10 | (self.run_by + 1) << 11 | self.run << 14
+                                   | self.deferred << 16 | self.pkind << 17 | self.pwinner << 19)
+        self.cs[3 * number + 2] = ((self.asker + 1) | (self.must_trump + 1) << 3 | self.lmt << 6
+                                   | self.reveal_k << 7 | self.tk << 10)
+        for j in range(4):
+            self.alive[self.tsuit[self.tb + j]] ^= 1 << self.trank[self.tb + j]
+        taken = 1
+        team = ws & 1
+        if self.opt_pile:
+            team = self._pile_trick(number, ws, wsu, wr, wk)
+            taken = self.taken
+        if team >= 0:
+            self.won[team] += taken
+        if self.count_tens and self.objective >= SCORE:
+            for j in range(4):
+                if self.trank[self.tb + j] == TEN:
+                    self.pile_tens += 1
+            if team >= 0:
+                self.tens[team] += self.pile_tens
+                self.pile_tens = 0
+        if self.objective == TRICKS:
+            self.ended = 1 if number == 13 else 0
+        else:
+            self.ended = self._ends(number, ws, wr == ACE)
+        self.leader = ws
+        self.number = number + 1
+        self.tb = 4 * (number + 1)
+        self.tk = 0
+        self.asker = -1
+        self.must_trump = -1
+        self.lmt = 0
+        self.reveal_k = 0 if self.revealed else 4
+        return taken if team == self.team else 0
+
+    def _close_undo(self):
+        number = self.number - 1
+        v = self.cs[3 * number]
+        self.number = number
+        self.tb = 4 * number
+        self.leader = v & 3
+        self.won[0] = (v >> 2) & 15
+        self.won[1] = (v >> 6) & 15
+        self.tens[0] = (v >> 10) & 7
+        self.tens[1] = (v >> 13) & 7
+        self.pile_tens = (v >> 16) & 7
+        self.first_seven = ((v >> 19) & 3) - 1
+        self.play_on = (v >> 21) & 1
+        self.court_made = (v >> 22) & 1
+        self.ended = (v >> 23) & 1
+        v = self.cs[3 * number + 1]
+        self.pile = v & 15
+        self.pw = ((v >> 4) & 7) - 1
+        self.pace = (v >> 7) & 1
+        self.pest = (v >> 8) & 1
+        self.pcoll = (v >> 9) & 1
+        self.hot = (v >> 10) & 1
+        self.run_by = ((v >> 11) & 7) - 1
+        self.run = (v >> 14) & 3
+        self.deferred = (v >> 16) & 1
+        self.pkind = (v >> 17) & 3
+        self.pwinner = (v >> 19) & 1
+        v = self.cs[3 * number + 2]
+        self.asker = (v & 7) - 1
+        self.must_trump = ((v >> 3) & 7) - 1
+        self.lmt = (v >> 6) & 1
+        self.reveal_k = (v >> 7) & 7
+        self.tk = (v >> 10) & 7
+        j = 0
+        for j in range(4):
+            self.alive[self.tsuit[self.tb + j]] |= 1 << self.trank[self.tb + j]
+
+    def _pile_trick(self, number, ws, wsu, wr, wk):
+        """Double Sir's pile (pile.*): the trick goes on the pile; the same player winning two
+        in a row collects it (R-8: a pair an option blocks leaves the run unbroken)."""
+        self.pile += 1
+        pair = self.pw == ws and (self.hot or (not self.pcoll and self.pest))
+        blocked = 0
+        if pair:
+            if number == 2 and not self.fpc:
+                blocked = 1
+            elif (self.nca >> number) & 1:
+                blocked = 1
+            elif self.ace_on_ace and wr == ACE and self.pace:
+                blocked = 1
+            elif self.ace_seal == 2 and wr == ACE:
+                blocked = 1
+            elif self.ace_seal == 1 and wr == ACE and wsu == self.trump:
+                blocked = 1
+        collects = number == 13 or (pair and not blocked)
+        self.hot = 1 if self.each_win and pair and (collects or (self.hot and blocked)) else 0
+        if self.first_void:
+            established = self.trump >= 0
+        elif self.concealed:
+            established = self.revealed and wk >= self.reveal_k
+        else:
+            established = 1
+        self.pw = ws
+        self.pace = 1 if wr == ACE else 0
+        self.pest = 1 if established else 0
+        self.pcoll = 1 if collects else 0
+        if collects:
+            self.taken = self.pile
+            self.pile = 0
+            return ws & 1
+        self.taken = 0
+        return -1
+
+    def _ends(self, number, ws, ace):
+        """Has the deal ended with this trick (end.*)? Sets the first seven and a court that
+        may be played on (R-4) as the engine's `Deal._check_end` does."""
+        won0 = self.won[0]
+        won1 = self.won[1]
+        if self.end == END_PAIR:
+            decided = self._pair_trick(number, ws, ace) if self.pkind == KIND_NONE else 0
+            return 1 if number == 13 or decided else 0
+        if number == 13:
+            return 1
+        if self.end == END_SEVEN:
+            if self.play_on:
+                return 1 if (ws & 1) != self.first_seven else 0
+            if won0 >= 7 or won1 >= 7:
+                self.first_seven = 0 if (won0 == 7 and won1 == 0) else 1 if (won0 == 0 and won1 == 7) else -1
+                self.court_made = 1 if self.first_seven >= 0 and self.play_on_opt else 0
+                return 0 if self.court_made else 1
+            return 0
+        if self.end == END_PILE:
+            return 1 if min(won0, won1) >= 1 and max(won0, won1) >= 7 else 0
+        if self.end == END_BID:
+            c = self.callers
+            return 1 if self.won[c] >= self.bid_n or self.won[1 - c] >= 14 - self.bid_n else 0
+        if self.opt_pile:  # R-30
+            if self.first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
+                self.first_seven = 0 if won0 >= 7 else 1
+        elif number == 7 and max(won0, won1) == 7:
+            self.first_seven = 0 if won0 == 7 else 1
+        return 0
+
+    def _pair_trick(self, number, ws, ace):
+        """Band Rang's run (end.deciding-pair, end.deciding-pair-ace): True when a pair decides."""
+        team = ws & 1
+        if ws != self.run_by:
+            self.run_by = ws
+            self.run = 1
+            self.deferred = 0
+        elif self.deferred and ace:
+            self.run = 1
+            self.deferred = 0
+        elif self.deferred:
+            self.pkind = KIND_PAIR
+            self.pwinner = team
+            return 1
+        elif self.run < 2:
+            self.run += 1
+        if self.run >= 2 and self._pair_counts(team, number):
+            if self.ace_rule and ace and number < 13:
+                self.deferred = 1
+                return 0
+            self.pkind = KIND_PAIR
+            self.pwinner = team
+            return 1
+        if number == 13:
+            if self.pairs_hidden:
+                self.pkind = KIND_LAST
+                self.pwinner = team
+            else:
+                self.pkind = KIND_NO_PAIR
+                self.pwinner = self.callers
+            return 1
+        return 0
+
+    def _pair_counts(self, team, number):
+        if not self.pairs_hidden:
+            return team != self.callers and number >= 3
+        if team == self.callers:
+            return number >= 9
+        return self.revealed and number >= max(4, self.revealed_trick + 1)
+
+    # -- the search ---------------------------------------------------------------------
+
+    def _spend(self):
+        n = self.unspent
+        self.unspent = 0
+        if self.spend is not None and n:
+            try:
+                self.spend(n)
+            except BaseException as exc:  # the budget said stop: unwind, then raise at the top
+                self.stopped = 1
+                self.error = exc
+
+    def _terminal(self, t, kk):
+        """The deal is over: does the value reach t?"""
+        obj = self.objective
+        if obj <= DEAL_TRICKS:
+            return (TRUE if t <= 0 else FALSE) << RES
+        if obj == EXACT and kk != 0:
+            return NONE << RES
+        return (TRUE if self._value_now() >= t else FALSE) << RES
+
+    def _value_now(self):
+        key = (self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.tens[0] << 10
+               | self.tens[1] << 13 | self.pkind << 16 | self.pwinner << 18 | self.team << 19)
+        v = self.outcomes.get(key)
+        if v is None:
+            v = self.outcome(self.won[0], self.won[1], self.first_seven, self.tens[0], self.tens[1],
+                             self.pkind, self.pwinner, self.team)
+            self.outcomes[key] = v
+        return v
+
+    def _choice(self, t, kk):
+        """After a first-7 court the court team stops or plays on (R-4): the better for it."""
+        mine = self.first_seven == self.team
+        stop = self._terminal(t, kk)
+        code = stop >> RES
+        if (mine and code == TRUE) or (not mine and code == FALSE):
+            return stop
+        self.court_made = 0
+        self.play_on = 1
+        on = self._start(t, kk)
+        self.court_made = 1
+        self.play_on = 0
+        return self._either(mine, stop, on)
+
+    def _either(self, mine, a, b):
+        """The answer of a node with the two answers a and b, for its chooser."""
+        ca = a >> RES
+        cb = b >> RES
+        rel = (a | b) & RELMASK
+        want = TRUE if mine else FALSE
+        if cb == want:
+            return b
+        if ca == want:
+            return a
+        if ca == NONE and cb == NONE:
+            return NONE << RES | rel
+        return (FALSE if mine else TRUE) << RES | rel
+
+    def _close(self, t, kk):
+        gain = self._close_do()
+        rel = self.closed_rel
+        obj = self.objective
+        if obj <= DEAL_TRICKS:
+            t -= gain
+        elif obj == EXACT:
+            kk -= gain
+        if self.ended:
+            r = self._terminal(t, kk)
+        elif self.court_made:
+            r = self._choice(t, kk)
+        else:
+            r = self._start(t, kk)
+        self._close_undo()
+        return r | rel
+
+    def _start(self, t, kk):
+        """A trick's start: bounds, the table, then the leader's moves."""
+        if self.stopped:
+            return 0
+        left = 14 - self.number
+        obj = self.objective
+        if obj <= DEAL_TRICKS:
+            if t <= 0:
+                return TRUE << RES
+            if t > left + self.pile:
+                return FALSE << RES
+        elif obj == EXACT and (kk < 0 or kk > left + self.pile):
+            return NONE << RES
+        if obj == TRICKS and not self.opt_pile and self.trump >= 0 and not self.hidden:
+            r = self._sure(t)
+            if r != UNDECIDED << RES:
+                return r
+        key = self._key(kk)
+        self._codes()
+        r = self._lookup(key, t)
+        if r != UNDECIDED << RES:
+            return r
+        r = self._card(t, kk, self.hint)
+        if not self.stopped:
+            self._codes()
+            self._store(key, t, r, self.best_move)
+        return r
+
+    def _card(self, t, kk, hint):
+        """The seat to play tries each move: a yes for its team (any move) or a no (every
+        move), NONE where no move has a line (EXACT)."""
+        self.nodes += 1
+        self.unspent += 1
+        if self.unspent > CHECK:
+            self._spend()
+        if self.stopped:
+            return 0
+        ply = self.ply
+        seat = (self.leader + self.tk) & 3
+        mine = (seat & 1) == self.team
+        n = self._gen(ply, hint if self.tk == 0 else -1)
+        want = TRUE if mine else FALSE
+        other = FALSE if mine else TRUE
+        rel = 0
+        best = NONE
+        found = -1
+        self.ply = ply + 1
+        i = 0
+        for i in range(n):
+            m = self.mv[ply * 16 + i]
+            self._do(m, ply)
+            if self.tk == 4:
+                r = self._close(t, kk)
+            else:
+                r = self._card(t, kk, -1)
+            self._undo(m, ply)
+            if self.stopped:
+                break
+            code = r >> RES
+            if code == want:
+                best = want
+                rel = r & RELMASK
+                found = m
+                break
+            rel |= r & RELMASK
+            if code == other:
+                best = other
+        self.ply = ply
+        self.best_move = found
+        return best << RES | rel
+
+    # -- sure tricks (bridge play: tricks taken at once, the trump known) -------------------
+
+    def _top_run(self, m, a):
+        """How many of the suit's highest remaining cards `a` the seat's `m` holds, from the top."""
+        n = 0
+        while a:
+            top = HIGH[a]
+            if not (m >> top) & 1:
+                break
+            n += 1
+            a ^= 1 << top
+        return n
+
+    def _top_mask(self, s, a, n):
+        """The suit's n highest remaining cards and every rank above (a rel mask)."""
+        if n <= 0:
+            return 0
+        i = 0
+        for i in range(n - 1):
+            a ^= 1 << HIGH[a]
+        return UP[s * 13 + HIGH[a]]
+
+    def _cash(self, seat, follows):
+        """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
+        suits first, as many as the opponents follow to when they hold a trump, and as many
+        as the partner follows to when the partner holds one (never forced to trump; with
+        `follows`, in every suit). Then the top trumps. Sets cash_rel, cash_counts bits."""
+        b = seat * 4
+        tr = self.trump
+        o1 = ((seat + 1) & 3) * 4
+        o2 = ((seat + 3) & 3) * 4
+        p = ((seat + 2) & 3) * 4
+        ruff = self.h[o1 + tr] | self.h[o2 + tr]
+        partner_ruffs = follows or self.h[p + tr]
+        q = 0
+        rel = 0
+        counts = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if not m:
+                continue
+            n = self._top_run(m, self.alive[s])
+            if n and s != tr and ruff:
+                n = min(n, BITS[self.h[o1 + s]], BITS[self.h[o2 + s]])
+            if n and partner_ruffs and (s != tr or follows):
+                n = min(n, BITS[self.h[p + s]])
+            if n:
+                q += n
+                counts |= 1 << s
+                rel |= self._top_mask(s, self.alive[s], n)
+        self.cash_rel = rel
+        self.cash_counts = counts
+        return q
+
+    def _sure(self, t):
+        """The answer when sure tricks decide it, with the cards that make them: the top
+        trumps of whoever holds the highest one (each wins a trick of its own), the
+        leader's quick tricks, its own and then the partner's after a lead to the partner's
+        top card. UNDECIDED when they do not."""
+        left = 14 - self.number
+        team = self.team
+        tr = self.trump
+        at = self.alive[tr]
+        if at:
+            top = HIGH[at]
+            holder = 0
+            while not (self.h[holder * 4 + tr] >> top) & 1:
+                holder += 1
+            n = self._top_run(self.h[holder * 4 + tr], at)
+            if (n >= t) if (holder & 1) == team else (left - n < t):
+                return (TRUE if (holder & 1) == team else FALSE) << RES | self._top_mask(tr, at, n)
+        leader = self.leader
+        ours = (leader & 1) == team
+        q = self._cash(leader, 0)
+        if (q >= t) if ours else (left - q < t):
+            return (TRUE if ours else FALSE) << RES | self.cash_rel
+        partner = (leader + 2) & 3
+        b = leader * 4
+        pb = partner * 4
+        entries = 0
+        s = 0
+        for s in range(4):
+            if self.h[b + s] and (self.h[pb + s] >> HIGH[self.alive[s]]) & 1:
+                entries |= 1 << s
+        if entries:
+            more = self._cash(partner, 0)
+            more_rel = self.cash_rel
+            if self.cash_counts & entries:
+                own = self._cash(leader, 1)
+                q = own + more
+                if (q >= t) if ours else (left - q < t):
+                    return (TRUE if ours else FALSE) << RES | self.cash_rel | more_rel
+        return UNDECIDED << RES
+
+    # -- the table --------------------------------------------------------------------------
+
+    def _key(self, kk):
+        """The bucket: the leader, each seat's suit lengths, the rule state the objective
+        looks at, the perspective team (a Python int)."""
+        obj = self.objective
+        state = (self.trump + 1) | self.hidden << 3
+        if self.opt_pile:
+            state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
+                     | self.pcoll << 9 | self.hot << 10)
+        if obj != TRICKS:
+            state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
+            if self.end == END_PAIR:
+                state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
+                         | self.pwinner << 8 | self.revealed_trick << 9)
+            if self.count_tens and obj >= SCORE:
+                state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
+            if obj == EXACT:
+                state = state << 5 | kk
+        return (state << 3 | self.team << 2 | self.leader, self.lens)
+
+    def _codes(self):
+        """Each suit's remaining cards' owners, high to low, three bits each after a leading
+        1 (the owner, plus 4 for a card a rule looks at): the same for positions that differ
+        only in which cards were played."""
+        self._set_specials()
+        s = 0
+        for s in range(4):
+            a = self.alive[s]
+            spec = self.spec[s]
+            c = 1
+            r = 12
+            while r >= 0:
+                if (a >> r) & 1:
+                    owner = 0
+                    while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
+                        owner += 1
+                    if owner == 4:
+                        owner = self.caller  # the face-down trump card
+                    c = c << 3 | owner | (4 if (spec >> r) & 1 else 0)
+                r -= 1
+            self.code[s] = c
+
+    def _lookup(self, key, t):
+        """A table entry that decides `value >= t` here, as an answer; else UNDECIDED (and
+        `hint`, the best move an entry for this position remembers, or -1)."""
+        self.hint = -1
+        b = self.buckets.get(key, -1)
+        if b < 0:
+            return UNDECIDED << RES
+        count = min(self.fill[b], PER_BUCKET)
+        e = 0
+        for e in range(count):
+            base = (b * PER_BUCKET + e) * WORDS
+            meta = self.pool[base + 4]
+            if ((self.code[0] >> (meta & 63)) != self.pool[base]
+                    or (self.code[1] >> ((meta >> 6) & 63)) != self.pool[base + 1]
+                    or (self.code[2] >> ((meta >> 12) & 63)) != self.pool[base + 2]
+                    or (self.code[3] >> ((meta >> 18) & 63)) != self.pool[base + 3]):
+                continue
+            kind = (meta >> 24) & 3
+            te = (meta >> 32) & 0x3FFFF
+            te -= 0x20000
+            if (kind == TRUE and te >= t) or (kind == FALSE and te <= t) or kind == NONE:
+                return kind << RES | self._entry_rel(meta)
+            if self.hint < 0:
+                move = (meta >> 26) & 63
+                self.hint = move - 1
+        return UNDECIDED << RES
+
+    def _entry_rel(self, meta):
+        rel = 0
+        s = 0
+        for s in range(4):
+            a = self.alive[s]
+            shift = (meta >> (6 * s)) & 63
+            n = BITS[a] - shift // 3
+            rel |= self._top_mask(s, a, n)
+        return rel
+
+    def _store(self, key, t, r, move):
+        code = r >> RES
+        rel = r & RELMASK
+        s = 0
+        for s in range(4):
+            if self.spec[s]:
+                rel |= UP[s * 13 + LOW[self.spec[s]]]  # a card a rule looks at: always
+        b = self.buckets.get(key, -1)
+        if b < 0:
+            if self.nbuckets >= self.capacity:
+                self._grow()
+            b = self.nbuckets
+            self.nbuckets += 1
+            self.buckets[key] = b
+            self.fill[b] = 0
+        slot = self.fill[b] % PER_BUCKET
+        self.fill[b] += 1
+        base = (b * PER_BUCKET + slot) * WORDS
+        meta = 0
+        for s in range(4):
+            a = self.alive[s]
+            n = BITS[a & ((rel >> (13 * s)) & 8191)]
+            shift = 3 * (BITS[a] - n)
+            self.pool[base + s] = self.code[s] >> shift
+            meta |= shift << (6 * s)
+        x = code
+        meta |= x << 24
+        x = move + 1
+        meta |= x << 26
+        x = t + 0x20000
+        meta |= x << 32
+        self.pool[base + 4] = meta
+        return 0
+
+    def _grow(self):
+        """More room for the table; past MAX_BUCKETS it starts again empty."""
+        if self.capacity >= MAX_BUCKETS:
+            self.buckets.clear()
+            self.nbuckets = 0
+            return 0
+        cap = self.capacity * 2
+        pool = array("Q", bytes(8 * WORDS * PER_BUCKET * cap))
+        fill = array("I", bytes(4 * cap))
+        pool[:len(self.pool_array)] = self.pool_array
+        fill[:len(self.fill_array)] = self.fill_array
+        self.pool_array, self.fill_array = pool, fill
+        self.pool = pool
+        self.fill = fill
+        self.capacity = cap
+        return 0
+
+    # -- the driver's questions -------------------------------------------------------------
+
+    def test(self, t, kk=0):
+        """Does the perspective team's value from this position reach t? TRUE, FALSE or
+        NONE (EXACT: no line gives exactly kk more tricks). Raises what the budget raised."""
+        self.stopped = 0
+        self.error = None
+        self.ply = self.depth
+        if self.ended:
+            r = self._terminal(t, kk)
+        elif self.court_made:
+            r = self._choice(t, kk)
+        elif self.tk == 0:
+            r = self._start(t, kk)
+        else:
+            r = self._card(t, kk, -1)
+        if not self.stopped:
+            self._spend()  # every node counts, the last few too
+        if self.stopped:
+            raise self.error
+        return r >> RES
+
+    def over(self):
+        """Nothing more to play: the deal ended (or, TRICKS, all 13 are played)."""
+        return self.ended
+
+    def push(self, m):
+        """Play move m at the driver's level (after it, a full trick is settled); the
+        tricks the perspective team collected by it."""
+        d = self.depth
+        self._do(m, d)
+        self.stack[d] = m
+        self.stack_kind[d] = 0
+        self.depth = d + 1
+        if self.tk == 4:
+            self.stack_kind[d] = 1
+            return self._close_do()
+        return 0
+
+    def pop(self):
+        d = self.depth - 1
+        self.depth = d
+        if self.stack_kind[d] == 2:
+            self.court_made = 1
+            self.play_on = 0
+            return
+        if self.stack_kind[d] == 1:
+            self._close_undo()
+        self._undo(self.stack[d], d)
+
+    def begin_play_on(self):
+        """The court team plays on (R-4); `pop` takes it back."""
+        d = self.depth
+        self.stack_kind[d] = 2
+        self.depth = d + 1
+        self.court_made = 0
+        self.play_on = 1
+
+    def court_team(self):
+        return self.first_seven if self.court_made else -1
+
+    def stop_value(self):
+        """SCORE and EXACT: the outcome if the deal ends now."""
+        return self._value_now()

@@ -1,0 +1,118 @@
+"""The engine's replay position as the core search's numbers.
+
+Everything here is read from the engine's own `Deal`: its hands, the trick on the table,
+the trump and its state, the tally, the pile, the deciding-pair run, the options. Nothing
+is worked out again; the core (core.py) then searches on from there by the same rules, and
+the tests check it against a plain search through the engine's `push`.
+"""
+from __future__ import annotations
+
+from ..engine.cards import DECK, SUITS, Card
+from ..engine.deal import Deal
+from ..engine.scoring import Facts, make_scoring
+from .outcome import Scorer
+from . import core
+
+REVEAL_MOVE = "reveal"  # the move: the seat to play shows (or asks for) the face-down trump
+_ENDS = {"seven": core.END_SEVEN, "pile": core.END_PILE, "thirteen": core.END_THIRTEEN,
+         "bid": core.END_BID, "pair": core.END_PAIR}
+_BAND = {"ask": core.BAND_ASK, "auto": core.BAND_AUTO, "auto_must_trump": core.BAND_AUTO_MUST}
+_SEAL = {"none": 0, "trump": 1, "any": 2}
+KIND_NAMES = {core.KIND_PAIR: "deciding_pair", core.KIND_NO_PAIR: "no_pair", core.KIND_LAST: "last_trick"}
+
+
+class NotAPosition(ValueError):
+    """A moment the search does not take (a take-back under way)."""
+
+
+def rules(deal: Deal) -> tuple:
+    """The options and the deal's fixed facts, in the order core.Search takes them."""
+    o = deal.options
+    mode = deal.trump.mode
+    no_collect = 0
+    for n in o.pile_no_collect_after:
+        no_collect |= 1 << n
+    band = mode == "band"
+    return (int(o.collection == "pile"), _ENDS[o.end], int(o.play_on), int(o.scoring == "tens"),
+            int(o.pile_first_pair_collects), no_collect, int(o.pile_ace_on_ace), _SEAL[o.pile_ace_no_seal],
+            int(o.pile_after_collect == "each_win"), int(mode == "first_void"), int(deal.trump.is_concealed_mode),
+            int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else core.BAND_ASK,
+            int(deal._pairs is not None), int(deal._pairs is not None and deal._pairs.hidden),
+            int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers)
+
+
+def load(search, deal: Deal, team: int) -> None:
+    """Put `deal`'s position into `search`, values for `team`."""
+    if deal.first_back is not None:
+        raise NotAPosition("a take-back is under way in this trick")
+    hands = [0] * 16
+    trump = deal.trump
+    for seat, hand in enumerate(deal.hands):
+        for c in hand:
+            if not (trump.is_hidden and c is trump.card):
+                hands[seat * 4 + c.index // 13] |= 1 << c.strength
+    table = []
+    for p in deal.slots[:deal.position]:
+        card = p[1]
+        table.append((p[0], card.index // 13, card.strength, (1 if p[4] else 0) | (2 if p[3] else 0)))
+    secret = trump._secret if trump.is_concealed_mode else None
+    revealed = trump.revealed is not None
+    reveal_k = deal.trick_reveal["after_cards"] if deal.trick_reveal else (0 if revealed else 4)
+    pile = deal.collection
+    if deal.options.collection == "pile":
+        prev = pile._prev_card
+        piled = (pile.pile, -1 if pile._prev_winner is None else pile._prev_winner, int(prev is not None and prev.is_ace),
+                 int(pile._prev_established), int(pile._prev_collected), int(pile._hot))
+    else:
+        piled = (0, -1, 0, 0, 1, 0)
+    pairs = deal._pairs
+    run = (-1, 0, 0, core.KIND_NONE, 0) if pairs is None else (
+        -1 if pairs.run_by is None else pairs.run_by, pairs.run, int(pairs.deferred),
+        _kind(pairs.kind), 0 if pairs.winner is None else pairs.winner)
+    tally = (deal.tricks_won[0], deal.tricks_won[1], deal.tens_won[0], deal.tens_won[1], deal._pile_tens,
+             -1 if deal.first_seven is None else deal.first_seven, int(deal.play_on), 0, int(deal.is_over))
+    search.load(hands, table, deal.leader, deal.number, _suit(trump.suit), _suit(secret), int(trump.is_hidden),
+                trump.card.index if trump.is_hidden else -1, int(revealed),
+                trump.revealed["trick"] if revealed else 0, reveal_k,
+                -1 if deal.asker is None else deal.asker, -1 if deal.must_trump is None else deal.must_trump,
+                int(deal.lead_must_trump), tally, piled, run, team)
+
+
+def _suit(suit: str | None) -> int:
+    return -1 if suit is None else SUITS.index(suit)
+
+
+def _kind(kind: str | None) -> int:
+    return next((k for k, name in KIND_NAMES.items() if name == kind), core.KIND_NONE)
+
+
+def outcome(deal: Deal):
+    """The encoded outcome (outcome.py) of a finished deal for a team, from the engine's
+    scoring of its facts: `f(won0, won1, first_seven, tens0, tens1, pair_kind, pair_winner, team)`."""
+    scoring = make_scoring(deal.options)
+    scorers = (Scorer(deal.options, 0), Scorer(deal.options, 1))
+    callers, bid = deal.callers, None if deal.bid is None else deal.bid.tricks
+
+    def value(won0, won1, first_seven, tens0, tens1, kind, winner, team):
+        won = (won0, won1)
+        facts = Facts(callers=callers, tricks=won, first_seven=None if first_seven < 0 else first_seven,
+                      sweep=0 if won == (13, 0) else 1 if won == (0, 13) else None, tens=(tens0, tens1), bid=bid,
+                      decided=None if kind == core.KIND_NONE else (winner, KIND_NAMES[kind], None))
+        return scorers[team].encode_result(scoring.score(facts), won)
+    return value
+
+
+def move_of(move) -> int:
+    return core.REVEAL if move == REVEAL_MOVE else move.index
+
+
+def as_move(code: int):
+    return REVEAL_MOVE if code == core.REVEAL else DECK[code]
+
+
+def tie_order(move) -> tuple:
+    """Ties go to the lowest card (by rank, then suit S H D C); a reveal only when better."""
+    return (99, 0) if move == REVEAL_MOVE else (move.strength, move.index)
+
+
+__all__ = ["REVEAL_MOVE", "NotAPosition", "rules", "load", "outcome", "move_of", "as_move", "tie_order", "Card"]
