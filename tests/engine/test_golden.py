@@ -15,6 +15,8 @@ Reviewed for R-34b, R-35, R-36: no file changed (none closes during a deal or ma
 card face down); three were added and checked by hand: `hidden-rung-last-card-marked-face-down`
 (the verdict of `hidden-rung-last-card` with R-35 cited beside R-6), `closed-revoke-in-open-trick`
 and `closed-claim-waiting`.
+Reviewed for R-34a: only `closed-claim-waiting` changed, its claim's `rule` citing R-34a (the
+line it gives is the line the file held).
 """
 import json
 import sys

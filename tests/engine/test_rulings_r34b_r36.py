@@ -237,7 +237,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_as_disputed():
     c = d["claim"]
     assert (c["seat"], c["tricks"], c["event"], c["answer"], c["answered_by"], c["at_close"]) == (0, 3, 40, "dispute", None, True)
     assert (c["held"], c["can_take"], c["awarded"]) == (False, 2, 2)
-    assert c["rule"] == ["R-34b", "R-34", "R-33", "perfect.play"]
+    assert c["rule"] == ["R-34b", "R-34", "R-34a", "R-33", "perfect.play"]
     assert plays(c["defence"]) == "0:QH 1:AH 2:KH 3:TH 1:2C 2:2D 3:TS 0:KS 0:AS 1:JH 2:QS 3:JS"
     # The same settling as the recorded dispute: the line, the tricks and the score.
     settled = disputed["deals"][0]
