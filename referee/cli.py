@@ -8,11 +8,11 @@ from typing import Any
 import orjson
 
 from referee import gctune, jsontext
-from referee.engine import Record, Verdict, judge, resolve
+from referee.engine import Verdict, judge, resolve
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.provenance import provenance, unsigned_verdict
-from referee.records import RecordProblems, check_record
+from referee.records import RecordProblems, read_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
 
@@ -149,10 +149,10 @@ def judge_item(item: Item) -> tuple[Verdict | None, str | None, Any]:
     if data is None:
         return None, None, None
     try:
-        clean = check_record(data)
+        record = read_record(data)
     except RecordProblems as exc:
         return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems), None
-    return judge(Record.from_dict(clean)), None, data
+    return judge(record), None, data
 
 
 def exit_status(verdict: Verdict) -> int:

@@ -8,7 +8,7 @@ from referee import jsontext
 from referee.engine import PRESETS, Options, Record, catalogue, judge, preset_options
 from referee.engine.options import ALIASES, CHOICES
 
-from referee.records import check_record
+from referee.records import read_record
 
 from .keys import signed
 from .problems import Problem, refuse_nul
@@ -48,8 +48,8 @@ def read_body(limit: int | None = None) -> bytes:
 
 
 def load_record(data: Any) -> Record:
-    """Validate the shape (422 with pointers), then build the engine's record."""
-    return Record.from_dict(_load(data, lambda d, p: check_record(d, p)))
+    """The engine's record, or 422 with a pointer per problem in its shape."""
+    return _load(data, read_record)
 
 
 @bp.post("/v1/verdicts", endpoint="createVerdict")

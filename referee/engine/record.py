@@ -158,16 +158,25 @@ _PLAYS = {seat: {text: Event(seat, PLAY, card) for text, card in _PARSE.items()}
 _SEAT = itemgetter("seat")
 
 
-def _events(events: list, pointer: str) -> tuple[Event, ...]:
-    # Fast path: every event a plain {"seat": 0..3, "play": card}; else one by one.
-    plays = _PLAYS
+def plain_plays(events: list) -> tuple[Event, ...] | None:
+    """The events when every one is a plain {"seat": 0..3, "play": card} (any accepted spelling),
+    read without a check per field; None when any is something else."""
     try:
-        fast = tuple([plays[e["seat"]][e["play"]] for e in events])
-        # No other field hidden beside seat and play, and no seat `true` (equal to 1 as a key).
-        if sum(map(len, events)) == 2 * len(fast) and bool not in set(map(type, map(_SEAT, events))):
-            return fast
-    except (KeyError, TypeError):  # not all plain plays: see below
-        pass
+        fast = tuple([_PLAYS[e["seat"]][e["play"]] for e in events])
+    except (KeyError, TypeError):  # not all plain plays
+        return None
+    # No other field hidden beside seat and play, and no seat `true` (equal to 1 as a key).
+    if sum(map(len, events)) == 2 * len(fast) and bool not in set(map(type, map(_SEAT, events))):
+        return fast
+    return None
+
+
+def _events(events: list, pointer: str) -> tuple[Event, ...]:
+    # Fast path: every event a plain play; else one by one.
+    fast = plain_plays(events)
+    if fast is not None:
+        return fast
+    plays = _PLAYS
     out = []
     for j, e in enumerate(events):
         if type(e) is dict and len(e) == 2:
