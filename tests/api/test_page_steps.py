@@ -60,7 +60,9 @@ def test_the_pages_steps_are_the_engines_state_at_every_event(client, path):
         ignored = verdict["deals"][i].get("ignored_events", [])
         assert [s["event"] for s in steps if "error" not in s] == list(range(-1, len(steps) - 1))
         for step in steps:
-            if "error" not in step:
+            if step.get("referee"):  # the referee's plays (R-34, R-34b, R-32): past the record's events
+                assert step["event"] >= len(record.deals[i].events)
+            elif "error" not in step:
                 assert shown(step) == engine_state(record, i, step["event"], ignored), (i, step["event"])
         if ignored:  # the last step counts what the verdict counts
             assert steps[-1]["tricks_won"] == verdict["deals"][i]["tricks_won"]

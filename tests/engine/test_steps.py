@@ -42,6 +42,9 @@ def assert_steps_are_positions(record: Record) -> int:
             if step.error is not None:  # the replay stopped: no position there
                 assert step is deal_verdict.steps[-1] and step.event == step.error.event
                 continue
+            if step.referee:  # the referee's plays (a settled claim's line, the bell): past the record's events
+                assert step.event >= len(events)
+                continue
             assert step.ignored == (step.event in ignored), (i, step.event)
             if step.ignored:  # listed, not played; the deal stays as the penalty trick left it
                 at = state_of(position(record, i, ignored[0]))
