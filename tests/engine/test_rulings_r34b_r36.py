@@ -249,7 +249,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_as_disputed():
     assert "at_close" not in d
     assert (v["match"]["courts"], v["match"]["winner"], v["match"]["rule"]) == ([1, 0], 0, ["match.closed", "R-26", "R-32"])
     assert ("  claim: seat 0 claims 3 of the remaining tricks (event 41), unanswered when the session was closed: "
-            "settled as disputed: did not hold (can take 2), awarded 2  [rule R-34b, R-34, R-33, perfect.play]") in summary("x", v)
+            "settled as disputed: did not hold (can take 2), awarded 2  [rule R-34b, R-34, R-34a, R-33, perfect.play]") in summary("x", v)
 
 
 def test_r34b_the_claim_is_settled_also_under_perfect_play_at_the_bell():
