@@ -75,5 +75,4 @@ def tournament_page(tournament_id: str):
         status=status, code=code, statuses=STATUSES,
         printed=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")))
     response.headers["ETag"] = page["etag"]
-    response.headers["Cache-Control"] = "no-cache"
     return response

@@ -107,7 +107,6 @@ def match_page(match_id: str):
         page["analysis_url"] = url_for("analysis.getMatchAnalysis", match_id=match_id)
     response = Response(render_template("verdict.html", **page))
     response.headers["ETag"] = view.etag
-    response.headers["Cache-Control"] = "no-cache"
     return response
 
 
@@ -118,7 +117,6 @@ def match_deal(match_id: str, index: int):
     _has_deal(len(full_record["deals"]), index)
     answer = _deal_answer(_one_deal(full_record, None, _replayed(full_record), index, match=view.as_dict(),
                                      public=None if view.full else view.public()))
-    answer.headers["Cache-Control"] = "no-cache"
     return answer
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from referee.visibility import public_violations
 
 from .db import Database
+from .ids import keyed
 from .keys import reader_sees_all
 from .models import Match, Tournament
 from .standings import TIE_BREAK, table
@@ -119,8 +120,8 @@ class Director:
     def tournament_etag(self, tid: str, key: str | None) -> str:
         with self.db.reading() as s:
             t = load_tournament(s, tid)
-            reader_sees_all(t, key)
-            return tournament_etag(s, t)
+            tag = tournament_etag(s, t)
+            return keyed(tag) if reader_sees_all(t, key) else tag
 
     def disputes(self, tid: str, key: str | None, status: str | None = None, code: str | None = None,
                  trusted: bool = False) -> list[dict]:
@@ -140,7 +141,8 @@ class Director:
             disputes = [d for d in disputes if (status is None or d["status"] == status)
                         and (code is None or d["code"] == code)]
             finished = [h for h in all_heads if h.match.status == "finished"]
-            return {"tournament": tournament_settings(t), "full": full, "etag": tournament_etag(s, t),
+            return {"tournament": tournament_settings(t), "full": full,
+                    "etag": keyed(tournament_etag(s, t)) if full else tournament_etag(s, t),
                     "standings": standings_with_rules(finished), "tie_break": TIE_BREAK,
                     "matches": [match_row(h) for h in all_heads], "disputes": newest_first(disputes),
                     "codes": codes}

@@ -29,12 +29,23 @@ def etag_of(match: Match) -> str:
     return f'"{match.id}.{match.revision}"'
 
 
+KEYED = ".full"  # the end of the ETag of a view shown with a key
+
+
+def keyed(tag: str) -> str:
+    """The ETag of the key holder's view of the same state: never the public view's, so no
+    cache can answer one reader with the other's."""
+    return tag[:-1] + KEYED + '"'
+
+
 def strip_etag(tag: str) -> str:
-    """An If-Match value as an ETag: weak prefix dropped; quotes added when a client copied
-    the ETag without them (`ID.3` means `"ID.3"`)."""
+    """An If-Match value as the match's ETag: weak prefix dropped; quotes added when a client
+    copied the ETag without them (`ID.3` means `"ID.3"`); the keyed view's and the public
+    view's ETag of one revision are the same precondition."""
     tag = tag.strip()
     tag = tag[2:] if tag.startswith("W/") else tag
-    return tag if tag.startswith('"') else f'"{tag}"'
+    tag = tag if tag.startswith('"') else f'"{tag}"'
+    return tag[:-len(KEYED) - 1] + '"' if tag.endswith(KEYED + '"') else tag
 
 
 def encode_cursor(row) -> str:

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from referee.visibility import PublicView
 
-from .ids import etag_of
+from .ids import etag_of, keyed
 from .models import FeedEvent, Match, Tournament, Webhook
 
 
@@ -29,7 +29,8 @@ class MatchView:
 
     @property
     def etag(self) -> str:
-        return etag_of(self.match)
+        """Distinct for the key holder's view and the public one (they differ)."""
+        return keyed(etag_of(self.match)) if self.full else etag_of(self.match)
 
     @property
     def revision(self) -> Head:

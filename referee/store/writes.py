@@ -13,7 +13,7 @@ from referee.engine.errors import shown
 from . import limits
 from .db import Database
 from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired
-from .ids import etag_of, plausible_id, strip_etag
+from .ids import etag_of, keyed, plausible_id, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision
 from .matches import judge, load_match, record_for, status_of
@@ -63,7 +63,8 @@ class Writes:
                 raise PreconditionRequired("send If-Match with the match's current ETag")
             m = load_match(s, mid)
             if strip_etag(if_match) != etag_of(m):
-                raise PreconditionFailed(f"the match changed: its ETag is now {etag_of(m)}", etag=etag_of(m))
+                now = keyed(etag_of(m))  # the writer holds the key: its view's ETag
+                raise PreconditionFailed(f"the match changed: its ETag is now {now}", etag=now)
             if m.closed and kind != "revise":
                 raise Conflict("the match is closed; a correction (PUT /record) is still possible")
             limits.check_revisions(m.revision + 1)
