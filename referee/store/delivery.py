@@ -37,7 +37,7 @@ from sqlalchemy import or_, select, update
 from .db import Database
 from .models import Delivery, FeedEvent, Webhook, utcnow
 from .secrets import unseal
-from .views import event_dict
+from .publishing import events_shown_now
 
 log = logging.getLogger("referee.deliver")
 
@@ -315,13 +315,14 @@ class Worker:
             s.execute(update(Webhook).where(Webhook.id == wid, Webhook.lease_owner == self.owner)
                       .values(lease_owner=None, leased_until=None))
 
-    def _next_event(self, wid: str) -> tuple[Webhook, FeedEvent | None]:
+    def _next_event(self, wid: str) -> tuple[Webhook, FeedEvent | None, dict | None]:
+        """The subscription, its next event, and that event as the feed shows it now (R-31)."""
         with self.db.transaction() as s:
             hook = s.get(Webhook, wid)
             event = s.scalars(select(FeedEvent).where(FeedEvent.tournament_id == hook.tournament_id,
                                                       FeedEvent.seq > hook.delivered_seq)
                               .order_by(FeedEvent.seq).limit(1)).one_or_none()
-            return hook, event
+            return hook, event, events_shown_now(s, [event])[0] if event is not None else None
 
     def _record(self, hook: Webhook, event: FeedEvent, status: int | None, error: str | None, ms: int) -> bool:
         ok = error is None
@@ -352,20 +353,20 @@ class Worker:
         """Deliver a claimed subscription's pending events in order; stop at a failure."""
         sent = 0
         for _ in range(BATCH):
-            hook, event = self._next_event(wid)
+            hook, event, shown = self._next_event(wid)
             if event is None or not self._renew(wid):
                 break
             start = time.monotonic()
-            status, error = self._attempt(hook, event)
+            status, error = self._attempt(hook, event, shown)
             if not self._record(hook, event, status, error, int((time.monotonic() - start) * 1000)):
                 break
             sent += 1
         return sent
 
     @staticmethod
-    def _attempt(hook: Webhook, event: FeedEvent) -> tuple[int | None, str | None]:
+    def _attempt(hook: Webhook, event: FeedEvent, shown: dict) -> tuple[int | None, str | None]:
         try:
-            return post(hook.url, unseal(hook.secret), event_dict(event))
+            return post(hook.url, unseal(hook.secret), shown)
         except Exception:  # noqa: BLE001 - e.g. a secret this REFEREE_SECRET_KEY cannot open
             log.exception("webhook %s: event %s could not be sent", hook.id, event.seq)
             return None, "the referee could not send this event (see its log)"

@@ -74,7 +74,7 @@ def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], ann
     """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
     (deal, trick) pairs of those deals the feed has ever announced."""
     return _trick_events(old, new, announced_tricks, why, revision) + \
-        _deal_events(old and old.full_verdict, new.full_verdict, announced_deals, why, revision) + \
+        _deal_events(old, new, announced_deals, why, revision) + \
         _violation_events(old, new, announced_violations, why, revision)
 
 
@@ -100,8 +100,8 @@ def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: st
     return events
 
 
-def _deal_events(old, new, announced: set[int], why: str, revision: int) -> list[Event]:
-    before, after = deal_facts(old), deal_facts(new)
+def _deal_events(old, new: PublicView, announced: set[int], why: str, revision: int) -> list[Event]:
+    before, after = deal_facts(old and old.full_verdict), deal_facts(new.full_verdict)
     events: list[Event] = []
     for i in sorted(set(before) | set(after)):
         was, now = before.get(i), after.get(i)
@@ -109,10 +109,32 @@ def _deal_events(old, new, announced: set[int], why: str, revision: int) -> list
             continue
         if was is None and i not in announced:
             events.append(("deal.abandoned" if now["status"] == ABANDONED else "deal.finished", now))
-        else:
-            events.append(("deal.revised", {"deal": i, "previous": was, "result": now and now["result"],
-                                            "now": now, "why": why, "revision": revision}))
+            continue
+        revised = {"deal": i, "previous": was, "result": now and now["result"], "now": now, "why": why,
+                   "revision": revision}
+        if was is not None and new.hidden(i):
+            # live again (R-31): what it said then, as the table sees it now; a claim's faced
+            # cards (its line, its defence) are held again, and the event says so
+            revised["previous"] = new.tables[i].scrub(was)
+            if "claim" in was:
+                revised["claim_removed"] = True
+        events.append(("deal.revised", revised))
     return events
+
+
+def shown_now(payload: dict, view: PublicView) -> dict:
+    """A stored payload as R-31 shows it now, from its match's current revision (`view`): a
+    deal live now (a correction removed its claim, or reopened it) shows no card the table
+    has not seen, whatever the payload said when it was written."""
+    deal = payload.get("deal")
+    if not isinstance(deal, int) or not view.hidden(deal):
+        return payload
+    table = view.tables[deal]
+    payload = dict(payload)
+    for key in ("violation", "previous"):
+        if isinstance(payload.get(key), dict) and "code" in payload[key]:
+            payload[key] = table.violation(payload[key])
+    return table.scrub(payload)
 
 
 def _violation_events(old, new, announced: set[tuple], why: str, revision: int) -> list[Event]:

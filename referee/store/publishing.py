@@ -2,10 +2,11 @@
 changed) in the write's own transaction; and the feed read back, in sequence order."""
 from __future__ import annotations
 
+import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.visibility import PublicView
+from referee.visibility import CARD, PublicView
 
 from . import feed as ledger
 from .db import Database
@@ -65,6 +66,24 @@ def announced_tricks(s: Session, m: Match, deals: set[int]) -> set[tuple]:
     return {(p["deal"], p["trick"]) for p in rows}
 
 
+def events_shown_now(s: Session, rows: list[FeedEvent]) -> list[dict]:
+    """Feed events as the feed and the webhooks show them: each payload that names a card,
+    as its match's current revision lets it be seen (R-31, feed.shown_now). A match's
+    record is read only for such a payload, once."""
+    views: dict[str, PublicView | None] = {}
+    events = []
+    for row in rows:
+        event = event_dict(row)
+        if "deal" in row.payload and CARD.search(orjson.dumps(row.payload).decode()):
+            if row.match_id not in views:
+                m = s.get(Match, row.match_id)
+                views[row.match_id] = PublicView(m.record, m.verdict) if m is not None else None
+            if views[row.match_id] is not None:
+                event["payload"] = ledger.shown_now(row.payload, views[row.match_id])
+        events.append(event)
+    return events
+
+
 class Feed:
     db: Database
 
@@ -73,5 +92,4 @@ class Feed:
             reader_sees_all(load_tournament(s, tid), key)
             rows = s.scalars(select(FeedEvent).where(FeedEvent.tournament_id == tid, FeedEvent.seq > after)
                              .order_by(FeedEvent.seq).limit(limit)).all()
-            events = [event_dict(e) for e in rows]
-            return {"events": events, "next_cursor": str(rows[-1].seq if rows else after)}
+            return {"events": events_shown_now(s, rows), "next_cursor": str(rows[-1].seq if rows else after)}

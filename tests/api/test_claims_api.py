@@ -104,3 +104,33 @@ def test_a_public_reader_sees_the_hidden_trump_and_the_hands_once_claimed():
     trump = view.verdict()["deals"][0]["trump"]
     assert (trump["suit"], trump["card"], trump["revealed"]["how"]) == ("S", "2S", "claim")
     assert view.record()["deals"][0]["hands"] == hands and view.verdict()["next"]["claim"]["answer_from"] == [1, 3]
+
+
+def test_a_claim_a_correction_removes_retracts_the_cards_it_faced_from_the_feed(store_client):
+    """R-31 on the feed: the claim faced every hand and its deal.finished carried the line;
+    a correction that removes the claim makes the deal live again, so the twelve cards still
+    to play are held again: no feed event names them (the deal.finished as read now, and
+    the correction's deal.revised, which says the claim was removed)."""
+    cards, events = endgame(FINAL, W)
+    t, mid, etag = start(store_client, "seven-courts", [endgame_deal()])
+    r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 0, "claim": 3}, {"seat": 1, "accept": True}]},
+                          headers=auth(t["key"], etag))
+    assert r.status_code == 200, r.get_json()
+    unplayed = {c for hand in cards for c in hand} - {e["play"] for e in events}
+    assert len(unplayed) == 12
+    said = feed(store_client, t).get_json()["events"]
+    finished = next(e for e in said if e["type"] == "deal.finished")["payload"]
+    assert {step["card"] for step in finished["claim"]["line"]} == unplayed  # faced by the claim: public then
+    r = store_client.put(f"/v1/matches/{mid}/record", headers=auth(t["key"], r.headers["ETag"]),
+                         json={"reason": "the claim was never made", "record": {
+                             "players": ["A", "B", "C", "D"], "deals": [endgame_deal()]}})
+    assert r.status_code == 200, r.get_json()
+    assert store_client.get(f"/v1/matches/{mid}").get_json()["record"]["deals"][0].get("hands") is None
+    said = feed(store_client, t).get_json()["events"]
+    assert not {c for c in unplayed if c in str(said)}  # no card code of the twelve anywhere in the feed
+    finished = next(e for e in said if e["type"] == "deal.finished")["payload"]
+    assert {step["card"] for step in finished["claim"]["line"]} == {None}
+    assert finished["claim"]["awarded"] == 3  # what names no card stays as it was said
+    revised = next(e for e in said if e["type"] == "deal.revised")["payload"]
+    assert (revised["why"], revised["claim_removed"], revised["now"]) == ("correction", True, None)
+    assert {step["card"] for step in revised["previous"]["claim"]["line"]} == {None}
