@@ -286,7 +286,9 @@
     if (!record || pasted !== null) { return; }
     if (typeof CompressionStream === "undefined") { pasted = false; return; }
     pasted = undefined;
-    through(new CompressionStream("deflate"), new TextEncoder().encode(record.textContent)).then(function (bytes) {
+    var text = new TextEncoder().encode(record.textContent);
+    if (text.length > Number(record.dataset.maxRecord || Infinity)) { pasted = false; return; }  // it would not open
+    through(new CompressionStream("deflate"), text).then(function (bytes) {
       var packed = toBase64url(bytes);
       pasted = packed.length <= MAX_LINK ? packed : false;
     }).catch(function () { pasted = false; }).then(function () {
@@ -295,16 +297,54 @@
   }
 
   // The landing page opened by such a link: the record unpacked into the form, judged again.
+  // Unpacked as a stream and stopped past the API's body limit (the form's data-max-record):
+  // a small link may unpack to gigabytes, and the tab must not try to hold them.
+  var TOO_LARGE = {};
+
+  function inflateCapped(bytes, cap) {
+    var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate")).getReader();
+    var parts = [], size = 0;
+    function next() {
+      return reader.read().then(function (r) {
+        if (r.done) {
+          var out = new Uint8Array(size), at = 0;
+          parts.forEach(function (p) { out.set(p, at); at += p.length; });
+          return out;
+        }
+        size += r.value.length;
+        if (size > cap) { reader.cancel().catch(function () {}); throw TOO_LARGE; }
+        parts.push(r.value);
+        return next();
+      });
+    }
+    return next();
+  }
+
+  function linkProblem(text) {
+    var said = document.getElementById("link-problem");
+    said.textContent = text;
+    said.hidden = false;
+  }
+
   function unpackRecord() {
     var form = document.querySelector("form.check");
     var params = new URLSearchParams(location.hash.slice(1));
     if (!form || !params.has("r") || typeof DecompressionStream === "undefined") { return; }
-    through(new DecompressionStream("deflate"), fromBase64url(params.get("r"))).then(function (bytes) {
+    var cap = Number(form.dataset.maxRecord);
+    Promise.resolve().then(function () { return inflateCapped(fromBase64url(params.get("r")), cap); }).then(function (bytes) {
       form.querySelector("#record").value = new TextDecoder().decode(bytes);
       params.delete("r");
       form.action = form.getAttribute("action") + "#" + params.toString();
       form.submit();
-    }).catch(function () { /* not a record's link: the empty form stays */ });
+    }).catch(function (e) {
+      if (e === TOO_LARGE) {
+        linkProblem("This link holds a record of more than " + (cap / 1048576) + " MiB unpacked, more than " +
+                    "the referee judges (its body limit): it was not opened. Paste the record or choose its file instead.");
+      } else {
+        linkProblem("This link's record could not be unpacked (the link is cut or was changed): " +
+                    "paste the record or choose its file instead.");
+      }
+    });
   }
 
   document.addEventListener("keydown", function (e) {

@@ -1,7 +1,9 @@
 """The adjudicator's pages in a real browser: what a person sees, clicks and types."""
+import base64
 import json
 import re
 import time
+import zlib
 from pathlib import Path
 
 from selenium.common.exceptions import StaleElementReferenceException
@@ -293,6 +295,30 @@ def test_a_pasted_records_moment_link_carries_the_record_and_opens_that_moment_a
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .position"))
     assert position(browser).startswith("Event 6 of 12: ") and "7♥" in position(browser)
     assert "Result: team 1, penalty court" in browser.find_element(By.ID, "deal-0").text
+
+
+def _link(base: str, text: bytes) -> str:
+    packed = base64.urlsafe_b64encode(zlib.compress(text, 9)).decode().rstrip("=")
+    return f"{base}/check#deal=1&event=1&r={packed}"
+
+
+def test_a_moment_link_that_unpacks_past_the_body_limit_is_refused_and_the_tab_lives(served, browser):
+    """A 100 KiB link that unpacks to 100 MiB (it crashed the tab): the page unpacks it as a
+    stream, stops past 1 MiB (the API's body limit) and says so; the form is still there
+    and the tab still works (a link that is cut says that instead)."""
+    base, _ = served
+    bomb = _link(base, b" " * (100 * 2**20))
+    assert len(bomb) < 200_000
+    browser.get("about:blank")
+    browser.get(bomb)
+    said = wait_for(lambda: browser.find_element(By.ID, "link-problem").text or None)
+    assert "more than 1 MiB unpacked" in said and "not opened" in said
+    assert browser.find_element(By.ID, "record").get_attribute("value") == ""
+    assert browser.execute_script("return 6 * 7") == 42  # the tab lives
+    browser.get("about:blank")
+    browser.get(_link(base, (EXAMPLES / "revoke.json").read_bytes())[:-40])  # cut short
+    said = wait_for(lambda: browser.find_element(By.ID, "link-problem").text or None)
+    assert "could not be unpacked" in said
 
 
 def test_a_phone_sized_window_has_no_horizontal_scrolling_and_the_print_view_still_works(served, browser):
