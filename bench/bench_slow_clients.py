@@ -19,11 +19,19 @@ of the port that returns its line):
   at 1 MiB/s, and GET /healthz meanwhile; the reader's lines and whether the answer was
   complete (its terminating chunk).
 
+Webhook delivery cases (DELIVERY below, each a function of the worker's settings) run
+against the unprotected baseline (one subscription at a time, 10 s an attempt, no budget:
+the worker before issue 33) and `referee deliver`'s settings:
+- slow-receivers: one tournament, four subscriptions: the first receiver answers 200 only
+  after 7 s, the three others at once; one match's events, the worker running for at most
+  90 s: when the prompt receivers had every event, and what the slow one got.
+
 Figures only: no assertion; not part of the tests.
 """
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import socket
 import statistics
@@ -201,7 +209,61 @@ def slow_reader(port: int) -> str:
             f"/healthz meanwhile: worst {worst}")
 
 
+def slow_receivers(conf: dict, delay: float = 7.0, prompt: int = 3, limit: float = 90.0) -> str:
+    from referee.store.db import Database, upgrade
+    from referee.store.delivery import Worker
+    from referee.store.models import Tournament, Webhook
+    from referee.store.service import Store
+    from referee.store.webhooks import Webhooks
+    from tests.helpers import won_by
+    from tests.store.receiver import Receiver
+
+    logging.getLogger("referee.deliver").disabled = True  # its failed attempts are the figures here
+    os.environ.setdefault("REFEREE_SECRET_KEY", "bench_slow_clients")
+    os.environ["REFEREE_WEBHOOK_HOSTS"] = "127.0.0.1"
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'hooks.db'}"
+        upgrade(url)
+        store = Store(Database(url))
+        t, key, _ = store.create_tournament("bench", "court-piece", {}, True)
+        receivers = [Receiver(delay=delay)] + [Receiver() for _ in range(prompt)]
+        for rx in receivers:
+            rx.__enter__()
+        try:
+            slow_id = Webhooks(store).register(t.id, key, receivers[0].url)[0]["id"]  # first: served first
+            for rx in receivers[1:]:
+                Webhooks(store).register(t.id, key, rx.url)
+            store.create_match(t.id, key, {"players": ["A", "B", "C", "D"], "deals": [won_by(0, [1] * 7)]}, None)
+            with store.db.transaction() as s:
+                events = s.get(Tournament, t.id).feed_seq
+            worker, stop, began = Worker(store.db, conf=conf), threading.Event(), time.perf_counter()
+
+            def work():
+                while not stop.is_set() and time.perf_counter() - began < limit:
+                    worker.run_once()
+                    stop.wait(0.05)
+            thread = threading.Thread(target=work, daemon=True)
+            thread.start()
+            for rx in receivers[1:]:
+                rx.wait_for(events, seconds=max(0.0, began + limit - time.perf_counter()))
+            took = time.perf_counter() - began
+            got = sum(min(events, len(rx.accepted())) for rx in receivers[1:])
+            stop.set()
+            thread.join(timeout=conf["timeout"] + 5)
+            with store.db.transaction() as s:
+                hook = s.get(Webhook, slow_id)
+                slow = f"slow one: {hook.delivered_seq} of {events} delivered, {hook.failures} failed in a row"
+        finally:
+            for rx in receivers:
+                rx.__exit__(None, None, None)
+            store.db.dispose()
+    whole = got == events * prompt
+    when = f"after {took:.1f} s" if whole else f"not within {limit:.0f} s ({got} of {events * prompt})"
+    return f"slow receivers: the {prompt} prompt ones had all {events} events {when}; {slow}"
+
+
 CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
+DELIVERY = {"slow-receivers": slow_receivers}
 NO_CONFIG = ["-c", "/dev/null"]  # not the repository's gunicorn.conf.py: gunicorn's own defaults
 SERVERS = [
     ("gunicorn default (sync), baseline", NO_CONFIG),
@@ -221,11 +283,20 @@ def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
         proc.wait(timeout=30)
 
 
+def workers() -> list[tuple[str, dict]]:
+    from referee.store.delivery import BATCH as EVENTS, settings
+
+    baseline = {**settings(), "timeout": 10.0, "budget": float("inf"), "turn": EVENTS}
+    return [("unprotected delivery, baseline", baseline), ("referee deliver (referee.store.delivery)", settings())]
+
+
 def main() -> None:
     global BATCH
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of {', '.join(CASES)}")
-    cases = parser.parse_args().cases.split(",")
+    every = [*CASES, *DELIVERY]
+    parser.add_argument("--cases", default=",".join(every), help=f"comma-separated, of {', '.join(every)}")
+    chosen = parser.parse_args().cases.split(",")
+    cases = [c for c in chosen if c in CASES]
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'referee.db'}"
         subprocess.run([PY, "-m", "referee.cli", "db", "upgrade", "--database", url], check=True,
@@ -234,8 +305,11 @@ def main() -> None:
         if "slow-reader" in cases:
             BATCH = batch_body()
             print(f"batch: {BATCH[1]:,} full deals, {len(BATCH[0]) / 2**20:.1f} MiB in; reader at {RATE / 2**20:.0f} MiB/s")
-        for name, args in SERVERS:
+        for name, args in SERVERS if cases else []:
             measure(name, args, env, cases)
+    for case in (c for c in chosen if c in DELIVERY):
+        for name, conf in workers():
+            print(f"{name:<42} {DELIVERY[case](conf)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from referee.engine.errors import shown
 
-from .delivery import TargetRefused, check_target
+from .targets import TargetRefused, check_target
 from .errors import Invalid, NotFound, Unavailable
 from .ids import new_id, plausible_id
 from .keys import key_given, require_write_key

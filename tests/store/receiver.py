@@ -2,17 +2,21 @@
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class Receiver:
-    """Records every POST; answers 500 for the first `fail_first` requests, then 200."""
+    """Records every POST (and when it came, `arrivals`); answers 500 for the first
+    `fail_first` requests, then 200; `delay`: seconds it takes to answer (a slow receiver)."""
 
-    def __init__(self, fail_first: int = 0, always_fail: bool = False):
+    def __init__(self, fail_first: int = 0, always_fail: bool = False, delay: float = 0.0):
         self.fail_first = fail_first
         self.always_fail = always_fail
+        self.delay = delay
         self.requests: list[tuple[dict, bytes, int]] = []
+        self.arrivals: list[float] = []
         self.lock = threading.Lock()
         self.arrived = threading.Condition(self.lock)  # notified at each request
         receiver = self
@@ -26,7 +30,10 @@ class Receiver:
                     headers = {k: v for k, v in self.headers.items()}
                     headers["_path"] = self.path
                     receiver.requests.append((headers, body, status))
+                    receiver.arrivals.append(time.monotonic())
                     receiver.arrived.notify_all()
+                if receiver.delay:
+                    time.sleep(receiver.delay)  # the slowness under test, not a wait for something
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()

@@ -8,10 +8,11 @@ from datetime import timedelta
 
 import pytest
 
-from referee.store import delivery
-from referee.store.delivery import Worker, check_target
+from referee.store import leases
+from referee.store.delivery import Worker
+from referee.store.targets import check_target
 from referee.store.errors import Invalid
-from referee.store.models import Delivery, Webhook, utcnow
+from referee.store.models import Delivery, Tournament, Webhook, utcnow
 from referee.store.ids import new_id
 from referee.store.webhooks import Webhooks
 from tests.helpers import won_by
@@ -210,9 +211,8 @@ def test_a_slow_receiver_is_cut_at_one_deadline_and_a_live_worker_never_duplicat
     """Two workers for 3 s against a receiver that trickles its answer forever, with a lease
     much shorter than the trickle: each POST the receiver got is an attempt its worker
     logged (none sent again behind a live worker's back), and each was cut off."""
-    monkeypatch.setattr(delivery, "DEADLINE", 0.4, raising=False)
-    monkeypatch.setattr(delivery, "TIMEOUT", 0.4, raising=False)  # a per-read timeout never fires here
-    monkeypatch.setattr(delivery, "LEASE", timedelta(seconds=1.2))
+    monkeypatch.setenv("REFEREE_WEBHOOK_TIMEOUT", "0.4")  # one attempt's limit
+    monkeypatch.setattr(leases, "LEASE", timedelta(seconds=1.2))
     monkeypatch.setenv("REFEREE_WEBHOOK_BACKOFF", "0.2")
     t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     with Trickler() as rx:
@@ -236,4 +236,57 @@ def test_a_slow_receiver_is_cut_at_one_deadline_and_a_live_worker_never_duplicat
         w.join(timeout=10)
     attempts = log_of(store, hook["id"])
     assert len(rx.requests) >= 2 and len(rx.requests) == len(attempts)
-    assert set(attempts) == {(False, None, NO_ANSWER)}
+    assert set(attempts) == {(False, None, "no answer within 0.4 s")}
+
+
+# -- issue 33: fair delivery -------------------------------------------------------------------
+
+def _feed_length(store, tid):
+    with store.db.transaction() as s:
+        return s.get(Tournament, tid).feed_seq
+
+
+def test_a_slow_receiver_counts_as_failing_and_holds_up_no_other(store, monkeypatch, allow_loopback_hooks):
+    """Three subscriptions to one tournament; one receiver answers (200) only after 1.5 s,
+    over the 0.5 s an attempt may take (REFEREE_WEBHOOK_TIMEOUT). One pass: the two others
+    get every event of the match; the slow one's attempt failed ("no answer within 0.5 s")
+    and it is backed off (before, it counted as delivered and the others waited behind it)."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_TIMEOUT", "0.5")
+    monkeypatch.setenv("REFEREE_WEBHOOK_BACKOFF", "60")
+    monkeypatch.setenv("REFEREE_WEBHOOK_MAX_BACKOFF", "60")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver(delay=1.5) as slow, Receiver() as one, Receiver() as two:
+        slow_hook, _ = Webhooks(store).register(t.id, key, slow.url)
+        for rx in (one, two):
+            Webhooks(store).register(t.id, key, rx.url)
+        one_match(store, t.id, key)
+        events = _feed_length(store, t.id)
+        Worker(store.db).run_once()
+        assert (len(one.accepted()), len(two.accepted())) == (events, events)
+    assert log_of(store, slow_hook["id"]) == [(False, None, "no answer within 0.5 s")]
+    with store.db.transaction() as s:
+        hook = s.get(Webhook, slow_hook["id"])
+        assert (hook.failures, hook.delivered_seq, hook.active) == (1, 0, True)
+        assert hook.next_attempt_at > utcnow()  # backed off (30-60 s)
+
+
+def test_subscriptions_are_served_in_turn_each_within_its_budget_per_pass(store, monkeypatch, allow_loopback_hooks):
+    """Three subscriptions, each receiver 0.2 s to answer (under the limit): the events go
+    round by round (every receiver has its first before any has its second), and with a
+    budget of 0.3 s a pass (REFEREE_WEBHOOK_PASS_BUDGET) each gets two events in the pass;
+    the next pass goes on where it stopped."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_PASS_BUDGET", "0.3")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    receivers = [Receiver(delay=0.2) for _ in range(3)]
+    with receivers[0], receivers[1], receivers[2]:
+        for rx in receivers:
+            Webhooks(store).register(t.id, key, rx.url)
+        one_match(store, t.id, key)
+        assert _feed_length(store, t.id) > 2
+        worker = Worker(store.db)
+        worker.run_once()
+        assert [len(rx.accepted()) for rx in receivers] == [2, 2, 2]
+        assert max(rx.arrivals[0] for rx in receivers) < min(rx.arrivals[1] for rx in receivers)
+        worker.run_once()
+        assert [len(rx.accepted()) for rx in receivers] == [4, 4, 4]
+        assert [b for _, b in receivers[0].accepted()] == [b for _, b in receivers[1].accepted()]  # in order, once

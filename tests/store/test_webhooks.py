@@ -9,7 +9,10 @@ import time
 
 import pytest
 
-from referee.store.delivery import TargetRefused, Worker, backoff, check_target, post, sign, verify
+from referee.store.delivery import Worker, backoff
+from referee.store.hookclient import post
+from referee.store.signing import sign, verify
+from referee.store.targets import TargetRefused, check_target
 from referee.store.errors import Invalid
 from referee.store.webhooks import Webhooks
 from tests.helpers import won_by
@@ -115,7 +118,7 @@ def test_the_connection_goes_to_the_address_that_was_checked(store, monkeypatch)
         port = rx.url.split(":")[2].split("/")[0]
         calls = []
         monkeypatch.setattr(socket, "getaddrinfo", _resolver({"rebind.test": ["127.0.0.1", "10.0.0.1", "10.0.0.1"]}, calls))
-        status, error = post(f"http://rebind.test:{port}/hook", "whsec_x", {"id": "e1", "type": "deal.finished"})
+        status, error = post(f"http://rebind.test:{port}/hook", "whsec_x", {"id": "e1", "type": "deal.finished"}, 5)
         assert (status, error) == (200, None) and calls.count("rebind.test") == 1  # then the IP itself
         assert rx.accepted()[0][0]["Host"] == f"rebind.test:{port}"
 
