@@ -1,5 +1,7 @@
 """Claims (R-33, R-34) and the deal at the bell (R-32 perfect_play) over HTTP: a verdict,
 live play through the store, the feed."""
+import json
+
 import pytest
 
 from tests.api.spec import validate_response
@@ -134,3 +136,25 @@ def test_a_claim_a_correction_removes_retracts_the_cards_it_faced_from_the_feed(
     revised = next(e for e in said if e["type"] == "deal.revised")["payload"]
     assert (revised["why"], revised["claim_removed"], revised["now"]) == ("correction", True, None)
     assert {step["card"] for step in revised["previous"]["claim"]["line"]} == {None}
+
+
+def test_webhooks_deliver_the_claim_a_correction_removed_without_its_faced_cards(store_client, store_app, monkeypatch):
+    """The same correction with a subscription whose deliveries wait (its worker runs only
+    after the correction): the deal.finished it gets names none of the twelve cards."""
+    from tests.api.test_hiding import delivered
+
+    cards, events = endgame(FINAL, W)
+    unplayed = {c for hand in cards for c in hand} - {e["play"] for e in events}
+    t, mid, etag = start(store_client, "seven-courts", [endgame_deal()])
+
+    def claim_then_correct():
+        r = store_client.post(f"/v1/matches/{mid}/events", headers=auth(t["key"], etag),
+                              json={"events": [{"seat": 0, "claim": 3}, {"seat": 1, "accept": True}]})
+        r = store_client.put(f"/v1/matches/{mid}/record", headers=auth(t["key"], r.headers["ETag"]),
+                             json={"reason": "no claim", "record": {"players": ["A", "B", "C", "D"], "deals": [endgame_deal()]}})
+        assert r.status_code == 200, r.get_json()
+
+    bodies = delivered(store_app, t, monkeypatch, claim_then_correct)
+    types = [json.loads(b)["type"] for b in bodies]
+    assert "deal.finished" in types and "deal.revised" in types
+    assert not {c for c in unplayed if any(c in b for b in bodies)}
