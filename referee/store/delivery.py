@@ -1,8 +1,8 @@
 """Webhook delivery, the worker's run loop: signed POSTs of feed events, in order per
 subscription, at least once, and fair between subscriptions.
 
-Runs in its own process (`referee deliver`). Each pass claims every due subscription
-(leases.py), then delivers round by round: one event to each claimed subscription in turn,
+Runs in its own process (`referee deliver`). Each pass claims up to CLAIMS subscriptions
+with events waiting, those due longest first (leases.py), then delivers round by round: one event to each claimed subscription in turn,
 so no receiver makes the others wait for more than one of its attempts per round. A
 subscription leaves the pass when its events are all delivered, when an attempt fails, or
 when it has had its share: BATCH events, or its time budget (REFEREE_WEBHOOK_PASS_BUDGET
@@ -37,6 +37,7 @@ from .secrets import unseal
 log = logging.getLogger("referee.deliver")
 
 BATCH = 50  # events per subscription per pass
+CLAIMS = 16  # subscriptions one pass serves; the others wait for the next pass, or another worker
 
 
 def settings() -> dict:
@@ -141,7 +142,7 @@ class Worker:
         """One pass: every due subscription claimed, then served in turn, round by round."""
         shares: dict[str, Share] = {}
         try:
-            for wid in leases.due(self.db):
+            for wid in leases.due(self.db, CLAIMS):
                 try:
                     if leases.claim(self.db, wid, self.owner):
                         shares[wid] = Share()

@@ -11,18 +11,21 @@ from datetime import timedelta
 from sqlalchemy import or_, select, update
 
 from .db import Database
-from .models import Webhook, utcnow
+from .models import Tournament, Webhook, utcnow
 
 LEASE = timedelta(seconds=60)  # far longer than one attempt's time limit
 
 
-def due(db: Database) -> list[str]:
-    """Active subscriptions whose next attempt is due and that no live lease holds."""
+def due(db: Database, limit: int) -> list[str]:
+    """Up to `limit` active subscriptions with events waiting, whose next attempt is due and
+    that no live lease holds: those due longest first (a subscription just served is due
+    from now, so it goes behind the others)."""
     now = utcnow()
     with db.transaction() as s:
-        return list(s.scalars(select(Webhook.id).where(
-            Webhook.active.is_(True), Webhook.next_attempt_at <= now,
-            or_(Webhook.leased_until.is_(None), Webhook.leased_until < now)).order_by(Webhook.next_attempt_at)))
+        return list(s.scalars(select(Webhook.id).join(Tournament, Tournament.id == Webhook.tournament_id).where(
+            Webhook.active.is_(True), Webhook.next_attempt_at <= now, Webhook.delivered_seq < Tournament.feed_seq,
+            or_(Webhook.leased_until.is_(None), Webhook.leased_until < now))
+            .order_by(Webhook.next_attempt_at, Webhook.id).limit(limit)))
 
 
 def claim(db: Database, wid: str, owner: str) -> bool:

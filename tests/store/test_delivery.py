@@ -271,11 +271,10 @@ def test_a_slow_receiver_counts_as_failing_and_holds_up_no_other(store, monkeypa
 
 
 def test_subscriptions_are_served_in_turn_each_within_its_budget_per_pass(store, monkeypatch, allow_loopback_hooks):
-    """Three subscriptions, each receiver 0.2 s to answer (under the limit): the events go
-    round by round (every receiver has its first before any has its second), and with a
-    budget of 0.3 s a pass (REFEREE_WEBHOOK_PASS_BUDGET) each gets two events in the pass;
-    the next pass goes on where it stopped."""
-    monkeypatch.setenv("REFEREE_WEBHOOK_PASS_BUDGET", "0.3")
+    """Three subscriptions, each receiver 0.2 s to answer (under the limit), and a budget of
+    0.1 s a pass (REFEREE_WEBHOOK_PASS_BUDGET), less than one attempt: each pass gives each
+    subscription one event, the three in turn, and the next pass goes on where it stopped."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_PASS_BUDGET", "0.1")
     t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     receivers = [Receiver(delay=0.2) for _ in range(3)]
     with receivers[0], receivers[1], receivers[2]:
@@ -285,8 +284,40 @@ def test_subscriptions_are_served_in_turn_each_within_its_budget_per_pass(store,
         assert _feed_length(store, t.id) > 2
         worker = Worker(store.db)
         worker.run_once()
+        assert [len(rx.accepted()) for rx in receivers] == [1, 1, 1]
+        worker.run_once()
         assert [len(rx.accepted()) for rx in receivers] == [2, 2, 2]
         assert max(rx.arrivals[0] for rx in receivers) < min(rx.arrivals[1] for rx in receivers)
-        worker.run_once()
-        assert [len(rx.accepted()) for rx in receivers] == [4, 4, 4]
         assert [b for _, b in receivers[0].accepted()] == [b for _, b in receivers[1].accepted()]  # in order, once
+
+
+def test_one_pass_interleaves_the_subscriptions_events(store, allow_loopback_hooks):
+    """One pass delivers every event to three subscriptions round by round: each receiver
+    has its k-th event before any has its (k+1)-th (before, the first had all of its own
+    before the second had one)."""
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    receivers = [Receiver(delay=0.02) for _ in range(3)]
+    with receivers[0], receivers[1], receivers[2]:
+        for rx in receivers:
+            Webhooks(store).register(t.id, key, rx.url)
+        one_match(store, t.id, key)
+        events = _feed_length(store, t.id)
+        Worker(store.db).run_once()
+        assert [len(rx.accepted()) for rx in receivers] == [events] * 3
+        for k in range(events - 1):
+            assert max(rx.arrivals[k] for rx in receivers) < min(rx.arrivals[k + 1] for rx in receivers), k
+
+
+def test_subscriptions_with_nothing_to_send_take_no_place_in_a_pass(store, allow_loopback_hooks):
+    """Twenty subscriptions made before one whose tournament then plays, none with anything
+    to send: the one pass serves the one with events (a pass serves at most 16, due longest
+    first, and the idle ones would have been first)."""
+    with Receiver() as idle, Receiver() as busy:
+        t, key, _ = store.create_tournament("quiet", "court-piece", {}, True)
+        for _ in range(20):
+            Webhooks(store).register(t.id, key, idle.url)
+        other, other_key, _ = store.create_tournament("playing", "court-piece", {}, True)
+        Webhooks(store).register(other.id, other_key, busy.url)
+        one_match(store, other.id, other_key)
+        Worker(store.db).run_once()
+        assert (len(busy.accepted()), len(idle.accepted())) == (_feed_length(store, other.id), 0)
