@@ -14,10 +14,8 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -27,6 +25,21 @@ sys.path.insert(0, str(ROOT))
 
 from bench_replay import make_texts  # noqa: E402
 from bench_users import serve, wrk  # noqa: E402
+
+
+def cpu_seconds(master: int) -> float:
+    """CPU time (user + system) of a gunicorn master and its workers so far."""
+    pids = [master]
+    for task in Path(f"/proc/{master}/task").iterdir():
+        pids += [int(p) for p in (task / "children").read_text().split()]
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -54,24 +67,29 @@ def main() -> None:
                 wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, 2)
             for _ in range(args.rounds):
                 for name, (_, port, _) in servers.items():
-                    rates[name].append(wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds))
+                    before = cpu_seconds(procs[name].pid)
+                    rate, p50, p99 = wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds)
+                    cpu = (cpu_seconds(procs[name].pid) - before) / (rate * args.seconds)
+                    rates[name].append((rate, p50, p99, cpu))
             print(f"uptime after:  {os.getloadavg()}")
         finally:
             for p in procs.values():
                 p.terminate()
                 p.wait()
     unsigned = statistics.median(r[0] for r in rates["unsigned"])
+    unsigned_cpu = statistics.median(r[3] for r in rates["unsigned"])
     print(f"POST /v1/verdicts, one full deal, wrk 1 thread 8 connections, gunicorn 2 workers, "
-          f"{args.rounds} rounds of {args.seconds} s, medians")
+          f"{args.rounds} rounds of {args.seconds} s each in turn, medians; CPU: the server's processes' "
+          "user + system time per request")
     for name, runs in rates.items():
-        rate = statistics.median(r[0] for r in runs)
-        p50 = statistics.median(r[1] for r in runs)
-        p99 = statistics.median(r[2] for r in runs)
-        print(f"{name:<9} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  {rate / unsigned:6.3f} of unsigned"
-              f"   (rounds: {', '.join(f'{r[0]:.0f}' for r in runs)})")
+        rate, p50, p99, cpu = (statistics.median(r[k] for r in runs) for k in range(4))
+        print(f"{name:<9} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {rate / unsigned:6.3f} of unsigned"
+              f"   CPU {cpu * 1e6:6.0f} us/request  {cpu / unsigned_cpu:6.3f} of unsigned"
+              f"   (rates: {', '.join(f'{r[0]:.0f}' for r in runs)})")
     signed = statistics.median(r[0] for r in rates["signed"])
-    print(f"signing costs {100 * (1 - signed / unsigned):.1f}% of the unsigned rate (target: at most 5%)")
-    time.sleep(0)
+    signed_cpu = statistics.median(r[3] for r in rates["signed"])
+    print(f"signing costs {100 * (1 - signed / unsigned):.1f}% of the unsigned rate and "
+          f"{100 * (signed_cpu / unsigned_cpu - 1):.1f}% more CPU per request (target: at most 5%)")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ Nothing here imports the web or the store (`referee check` and `referee verify` 
 from __future__ import annotations
 
 import hashlib
+import time
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -176,8 +177,15 @@ def engine_source() -> str:
     return "sha256:" + h.hexdigest()
 
 
+_clock: list = [None, ""]  # the last second asked for, and its text
+
+
 def now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """UTC now, to the second (a verdict's `signed_at`)."""
+    second = int(time.time())
+    if _clock[0] != second:
+        _clock[:] = [second, datetime.fromtimestamp(second, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")]
+    return _clock[1]
 
 
 def provenance(record: Any, options: Options) -> dict:

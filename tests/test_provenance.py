@@ -138,3 +138,15 @@ def test_the_same_rules_spelled_two_ways_have_one_options_digest():
                                       "pass_once": True})
     assert options_digest(spelled) == options_digest(resolve("rr-single-sir"))
     assert options_digest(resolve("court-piece")) != options_digest(resolve("court-piece", {"kot": True}))
+
+
+def test_an_engine_verdict_s_canonical_text_written_from_its_values_is_the_canonical_form_of_its_json():
+    from referee import jsontext
+    from referee.signing import canonical_verdict
+
+    for path in RECORDS:
+        record = json.loads(path.read_text())["record"]
+        verdict = judge(Record.from_dict(record))
+        p = provenance(record, resolve(record["preset"], record.get("options")))
+        text = jsontext.dumps_verdict(verdict)[:-1] + b',"provenance":' + orjson.dumps(p) + b"}"
+        assert canonical_verdict(verdict, p) == canonical(orjson.loads(text)), path.name
