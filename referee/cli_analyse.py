@@ -13,7 +13,7 @@ from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
 from referee.solver import OBJECTIVES, SearchLimit
-from referee.solver.review import DealReview, plays, review_deal
+from referee.solver.review import DealReview, deal_positions, review_deal
 
 OK, INVALID = 0, 2
 
@@ -63,7 +63,7 @@ def _happened(verdict: dict) -> dict:
 def positions(task: Task) -> int:
     """How many positions a task searches (for the progress bar)."""
     deal = task.record["deals"][task.deal]
-    return len(plays(Record.from_dict(task.record), task.deal)) if deal.get("hands") else 0
+    return len(deal_positions(Record.from_dict(task.record), task.deal)[0]) if deal.get("hands") else 0
 
 
 def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:

@@ -67,7 +67,7 @@ def test_a_deal_impossible_part_way_is_analysed_up_to_its_error(tmp_path, capsys
     assert main(["analyse", write(tmp_path, "bad.json", record)]) == 0
     out = capsys.readouterr().out
     assert "costly: deal 1 trick 2, seat 0 played 2♠" in out
-    assert "analysis stopped at event 6: seat 1 played A♠, not a legal move there" in out
+    assert "analysis stopped at event 6: seat 1 plays A♠, but it was dealt to seat 0" in out  # the replay's own error
 
 
 def test_unreadable_input_exits_2(tmp_path, capsys):

@@ -1,21 +1,29 @@
-"""A record's positions under perfect play: the analysis of one position (what the API and the
-page show) and the costly plays of a deal (`referee analyse`), read from the engine's own
-replay positions (`referee.engine.position`).
+"""A record's positions under perfect play, read from the engine's own replay
+(`referee.engine.position`, and the replay's steps for which positions have a seat to play):
+
+- `analysis_at`: one position (the API's single form);
+- `DealAnalysis`: every position of one deal in one pass, on one `Solver` (so a search that
+  keeps its tables between calls answers the later positions from what the earlier ones
+  learnt), each position given as it is solved (the API's whole-deal form streams them);
+- `review_deal`: a deal's costly plays, from that pass (`referee analyse`).
 
 A play is costly when its value, for the team of the seat that made it, is below the best
-value of that moment; the cost is the difference. Each position is searched under its own
-`SearchLimit`: a position past it is reported as not analysed, never guessed.
+value of that moment; the cost is the difference (`costly_play`: the one place that decides
+it; the API and the page show what it says). A position past its search budget is reported
+as past it, never guessed.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterator, NamedTuple
+import time
+from typing import Callable, Container, Iterator, NamedTuple
 
 from ..engine.cards import Card, team_of
+from ..engine.deal import Deal
 from ..engine.errors import RecordError
-from ..engine.match import position
+from ..engine.match import deal_steps, position
 from ..engine.options import resolve
 from ..engine.record import PLAY, REVEAL, TAKE_BACK, Record
-from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, UnsolvablePosition, solve
+from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
 from .position import REVEAL_MOVE
 
 
@@ -23,7 +31,7 @@ class NoHands(UnsolvablePosition):
     """A deal recorded without hands: perfect play needs every seat's cards."""
 
     def __init__(self, index: int):
-        super().__init__(f"deal {index} has no hands: perfect play needs every seat's cards")
+        super().__init__(f"deal {index + 1} has no hands: perfect play needs every seat's cards")  # counted from 1
         self.index = index
 
 
@@ -36,17 +44,24 @@ class NoSuchPosition(IndexError):
 
 
 def analysis_at(record: Record, index: int, events: int | None, objective: str = "score",
-                limit: SearchLimit | None = None) -> dict:
+                limit: SearchLimit | None = None, line: bool = True) -> dict:
     """The analysis of deal `index` after its first `events` events (all when None), as the
-    API answers it. Raises NoSuchPosition, the RecordError that stops the deal before that
-    point, UnsolvablePosition or SearchLimitExceeded."""
+    API answers it, with the record's move from there when it cost (`costly`). Raises
+    NoSuchPosition, the RecordError that stops the deal before that point,
+    UnsolvablePosition or SearchLimitExceeded."""
     deal = _position(record, index, events)
-    analysis = solve(deal, objective, limit)
+    analysis = Solver(objective).solve(deal, limit, line)
     n = len(record.deals[index].events) if events is None else events
-    return {"deal": index, "event": n, "team": _team(deal, analysis), **analysis.as_dict()}
+    return _answer(record, index, n, deal, analysis)
 
 
-def _team(deal, analysis: Analysis) -> int:
+def _answer(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> dict:
+    costly = costly_play(record, index, n, deal, analysis)
+    return {"deal": index, "event": n, "team": _team(deal, analysis), **analysis.as_dict(),
+            "costly": None if costly is None else costly.as_dict()}
+
+
+def _team(deal: Deal, analysis: Analysis) -> int:
     """Whose values they are: the seat to play's team; once over, the last trick's leader's
     (the solver's own choice)."""
     if analysis.to_play is not None:
@@ -56,16 +71,19 @@ def _team(deal, analysis: Analysis) -> int:
     return team_of(over.leader)
 
 
-def _position(record: Record, index: int, events: int | None):
+def _position(record: Record, index: int, events: int | None, field: str = "/event") -> Deal:
     if not 0 <= index < len(record.deals):
-        raise NoSuchPosition(f"the record has {len(record.deals)} deal(s); there is no deal {index}", "/deal")
+        raise NoSuchPosition(f"the record has {len(record.deals)} deal(s), indexes 0 to {len(record.deals) - 1} "
+                             f"(deal {index} is not one)", "/deal")
     count = len(record.deals[index].events)
     if events is not None and not 0 <= events <= count:
-        raise NoSuchPosition(f"deal {index} has {count} event(s); there is no position after {events}", "/event")
+        raise NoSuchPosition(f"deal {index + 1} has {count} event(s); there is no position after {events}", field)
     if record.deals[index].hands is None:
         raise NoHands(index)
     return position(record, index, events)
 
+
+# -- costly plays ---------------------------------------------------------------------
 
 class CostlyPlay(NamedTuple):
     deal: int
@@ -78,26 +96,8 @@ class CostlyPlay(NamedTuple):
     cost: str           # in words
 
     def as_dict(self) -> dict:
-        def show(v):
-            return v.as_dict() if isinstance(v, Outcome) else v
         return {"deal": self.deal, "event": self.event, "trick": self.trick, "seat": self.seat, "card": self.card,
-                "value": show(self.value), "best": show(self.best), "cost": self.cost}
-
-
-class DealReview(NamedTuple):
-    deal: int
-    objective: str
-    perfect: Analysis | None    # perfect play from the first lead (None: past the limit)
-    costly: list[CostlyPlay]
-    unanalysed: list[int]       # the play events whose position was past the limit
-    stopped: str | None         # why the review ended before the deal's last play, if it did
-
-    def as_dict(self) -> dict:
-        perfect = None if self.perfect is None else {
-            "value": _show(self.perfect.value), "result": self.perfect.result,
-            "tricks_won": list(self.perfect.tricks_won)}
-        return {"deal": self.deal, "objective": self.objective, "perfect_play": perfect,
-                "costly": [c.as_dict() for c in self.costly], "unanalysed": self.unanalysed, "stopped": self.stopped}
+                "value": _show(self.value), "best": _show(self.best), "cost": self.cost}
 
 
 def _show(v):
@@ -112,53 +112,22 @@ def plays(record: Record, index: int) -> list[int]:
             and not (j + 1 < len(events) and events[j + 1].kind == TAKE_BACK)]
 
 
-def review_deal(record: Record, index: int, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> DealReview:
-    """The costly plays of deal `index` (it needs hands): each play's position searched under a
-    fresh `limit()`. `progress(done, total)` is called after each position."""
-    fresh = limit or SearchLimit
-    moves = plays(record, index)
-    costly, unanalysed, stopped = [], [], None
-    try:
-        perfect = _try(lambda: solve(_position(record, index, 0), objective, fresh()))
-    except (UnsolvablePosition, RecordError) as exc:
-        return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
-    for done, j in enumerate(moves, 1):
-        try:
-            found = _costly_at(record, index, j, objective, fresh())
-        except SearchLimitExceeded:
-            unanalysed.append(j)
-        except (UnsolvablePosition, RecordError) as exc:  # the deal cannot be searched past here
-            stopped = f"event {j + 1}: {exc}"  # counted from 1, as every message
-            break
-        else:
-            if found is not None:
-                costly.append(found)
-        if progress is not None:
-            progress(done, len(moves))
-    return DealReview(index, objective, perfect, costly, unanalysed, stopped)
-
-
-def _try(run: Callable[[], Analysis]) -> Analysis | None:
-    try:
-        return run()
-    except SearchLimitExceeded:
+def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> CostlyPlay | None:
+    """The record's move from the position after `n` events (its event `n`), when it cost:
+    `deal` is that position and `analysis` its values. None when the event is no move of the
+    seat to play (not a play or reveal, taken back at once, after the end or out of turn, or
+    no legal move there: the verdict's business) or when it was as good as the best."""
+    events = record.deals[index].events
+    if n >= len(events) or n not in plays(record, index):
         return None
-
-
-def _costly_at(record: Record, index: int, j: int, objective: str, limit: SearchLimit) -> CostlyPlay | None:
-    deal = _position(record, index, j)
-    event = record.deals[index].events[j]
+    event = events[n]
     if deal.is_over or deal.to_play != event.seat:
-        return None  # a play after the end or out of turn: the verdict's business, not a choice
-    analysis = solve(deal, objective, limit, line=False)
+        return None
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
     values = dict(analysis.cards)
-    if move not in values:
-        raise UnsolvablePosition(f"seat {event.seat} played {move.face if isinstance(move, Card) else move}, not a legal move there (the verdict says why)")
-    if values[move] == analysis.value:
+    if move not in values or values[move] == analysis.value:
         return None
-    return CostlyPlay(index, j, deal.number, event.seat, _name(move), values[move], analysis.value,
+    return CostlyPlay(index, n, deal.number, event.seat, _name(move), values[move], analysis.value,
                       cost_words(analysis.value, values[move], record))
 
 
@@ -186,12 +155,206 @@ def _by_points(record: Record) -> bool:
     return resolve(record.preset, record.options).target_is_points
 
 
-def reviews(record: Record, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
-            progress: Callable[[int, int, int], None] | None = None) -> Iterator[DealReview | int]:
-    """Each deal with hands reviewed in turn (a deal without hands: its index alone)."""
-    for i, deal in enumerate(record.deals):
-        if deal.hands is None:
-            yield i
-            continue
-        yield review_deal(record, i, objective, limit,
-                          None if progress is None else (lambda done, total, i=i: progress(i, done, total)))
+# -- budgets --------------------------------------------------------------------------
+
+class PerPosition:
+    """Each position under a fresh limit (`referee analyse`: --max-nodes and --max-seconds
+    are per position)."""
+
+    def __init__(self, make: Callable[[], SearchLimit] = SearchLimit):
+        self.make = make
+
+    def next(self) -> SearchLimit:
+        return self.make()
+
+    def spend(self, nodes: int) -> None:
+        pass
+
+
+class Shared:
+    """One budget for every position of a request: `nodes` search nodes in all and `seconds`
+    of wall time from its start (None: no such limit). Each position is searched under what
+    is left; once nothing is left, the positions not yet searched are past it unsearched."""
+
+    def __init__(self, nodes: int | None, seconds: float | None):
+        self.nodes, self.seconds = nodes, seconds
+        self.spent = 0
+        self.started = time.monotonic()
+
+    def next(self) -> SearchLimit | None:
+        nodes = None if self.nodes is None else self.nodes - self.spent
+        seconds = None if self.seconds is None else self.seconds - (time.monotonic() - self.started)
+        if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
+            return None
+        return SearchLimit(nodes, seconds)
+
+    def spend(self, nodes: int) -> None:
+        self.spent += nodes
+
+    def as_dict(self) -> dict:
+        return {"nodes": self.nodes, "seconds": self.seconds}
+
+
+# -- a whole deal ---------------------------------------------------------------------
+
+class Solved(NamedTuple):
+    """A position's analysis: the API's answer for it (`analysis_at`'s form)."""
+
+    event: int
+    answer: dict
+    analysis: Analysis
+    costly: CostlyPlay | None
+
+    def as_dict(self) -> dict:
+        return {"kind": "position", **self.answer}
+
+
+class PastLimit(NamedTuple):
+    """A position the budget did not reach an answer for (`nodes`: those searched on it; 0 when
+    the budget was spent before it)."""
+
+    deal: int
+    event: int
+    nodes: int
+
+    def as_dict(self) -> dict:
+        return {"kind": "past_limit", "deal": self.deal, "event": self.event, "nodes": self.nodes}
+
+
+class Unanalysable(NamedTuple):
+    """A position the solver does not take (an illegal play on record before it)."""
+
+    deal: int
+    event: int
+    detail: str
+
+    def as_dict(self) -> dict:
+        return {"kind": "unanalysable", "deal": self.deal, "event": self.event, "detail": self.detail}
+
+
+Found = Solved | PastLimit | Unanalysable
+
+
+def deal_positions(record: Record, index: int) -> tuple[list[int], RecordError | None]:
+    """The positions of deal `index` with a seat to play, as event counts in order (the
+    replay's steps with a seat to play; the referee's plays of a settled claim or the bell are
+    no record's events and no position here), and the record error that ends the replay."""
+    steps = deal_steps(resolve(record.preset, record.options), record.deals[index])
+    counts = {s.event + 1 for s in steps if s.to_play is not None and s.hands is not None and s.error is None
+              and not s.ignored and not s.referee}
+    return sorted(counts), steps[-1].error
+
+
+class DealAnalysis:
+    """Every position of deal `index` with a seat to play (`deal_positions`, from `first`
+    events on), solved on one Solver, the last position first: the late
+    positions are quick, so under one budget the ones past it are the deepest. Iterate to
+    solve them in turn; `found` keeps what was found, by event count.
+
+    Raises, before anything is solved, what `analysis_at(record, index, first)` raises for the
+    first position: NoSuchPosition, NoHands, the RecordError before it."""
+
+    def __init__(self, record: Record, index: int, objective: str = "score", budget: PerPosition | Shared | None = None,
+                 line: bool | Container[int] = True, first: int = 0):
+        _position(record, index, first, "/from_event")
+        self.record, self.index, self.objective = record, index, objective
+        self.budget = budget or PerPosition()
+        self.line = line
+        counts, self.stopped = deal_positions(record, index)
+        self.events = [n for n in reversed(counts) if n >= first]  # the order they are solved in
+        self.found: dict[int, Found] = {}
+        self.solver = Solver(objective)
+
+    def __iter__(self) -> Iterator[Found]:
+        for n in self.events:
+            found = self._solve(n)
+            self.found[n] = found
+            yield found
+
+    def _solve(self, n: int) -> Found:
+        limit = self.budget.next()
+        if limit is None:
+            return PastLimit(self.index, n, 0)
+        try:
+            deal = position(self.record, self.index, n)
+            analysis = self.solver.solve(deal, limit, line=self._line(n))
+        except SearchLimitExceeded as exc:
+            self.budget.spend(exc.nodes)
+            return PastLimit(self.index, n, exc.nodes)
+        except (UnsolvablePosition, RecordError) as exc:
+            return Unanalysable(self.index, n, str(exc))
+        self.budget.spend(analysis.nodes)
+        answer = _answer(self.record, self.index, n, deal, analysis)
+        return Solved(n, answer, analysis, costly_play(self.record, self.index, n, deal, analysis))
+
+    def _line(self, n: int) -> bool:
+        return self.line if isinstance(self.line, bool) else n in self.line
+
+    def of(self, kind: type) -> list[int]:
+        """The event counts found of one kind, in the deal's order."""
+        return sorted(n for n, f in self.found.items() if isinstance(f, kind))
+
+    def costly(self) -> list[CostlyPlay]:
+        return sorted((f.costly for f in self.found.values() if isinstance(f, Solved) and f.costly is not None),
+                      key=lambda c: c.event)
+
+    def first_stop(self) -> tuple[int, str] | None:
+        """Where the analysis cannot go on, in the deal's order: the first position the solver
+        does not take, else the record error that ends the replay ((event index, why))."""
+        out = self.of(Unanalysable)
+        if out:
+            return out[0], self.found[out[0]].detail
+        if self.stopped is not None:
+            return self.stopped.event, self.stopped.message
+        return None
+
+    def start_dict(self) -> dict:
+        stopped = self.stopped
+        return {"kind": "deal", "deal": self.index, "objective": self.objective, "events": self.events,
+                "limit": self.budget.as_dict() if isinstance(self.budget, Shared) else None,
+                "stopped": None if stopped is None else {"event": stopped.event, "code": stopped.code,
+                                                         "message": stopped.message}}
+
+    def end_dict(self) -> dict:
+        nodes = sum(f.analysis.nodes if isinstance(f, Solved) else f.nodes if isinstance(f, PastLimit) else 0
+                    for f in self.found.values())
+        return {"kind": "end", "deal": self.index, "analysed": self.of(Solved), "past_limit": self.of(PastLimit),
+                "unanalysable": self.of(Unanalysable), "costly": [c.as_dict() for c in self.costly()], "nodes": nodes}
+
+
+# -- a deal's review (`referee analyse`) ---------------------------------------------
+
+class DealReview(NamedTuple):
+    deal: int
+    objective: str
+    perfect: Analysis | None    # perfect play from the first lead (None: past the limit)
+    costly: list[CostlyPlay]
+    unanalysed: list[int]       # the play events whose position was past the limit
+    stopped: str | None         # why the review ended before the deal's last play, if it did
+
+    def as_dict(self) -> dict:
+        perfect = None if self.perfect is None else {
+            "value": _show(self.perfect.value), "result": self.perfect.result,
+            "tricks_won": list(self.perfect.tricks_won)}
+        return {"deal": self.deal, "objective": self.objective, "perfect_play": perfect,
+                "costly": [c.as_dict() for c in self.costly], "unanalysed": self.unanalysed, "stopped": self.stopped}
+
+
+def review_deal(record: Record, index: int, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> DealReview:
+    """The costly plays of deal `index` (it needs hands) from its whole analysis, each position
+    under a fresh `limit()` (the line only from the first lead). `progress(done, total)` is
+    called after each position."""
+    try:
+        whole = DealAnalysis(record, index, objective, PerPosition(limit or SearchLimit), line={0})
+    except (UnsolvablePosition, RecordError) as exc:
+        return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
+    for done, _ in enumerate(whole, 1):
+        if progress is not None:
+            progress(done, len(whole.events))
+    first = whole.found.get(0)
+    moves = set(plays(record, index))
+    stop = whole.first_stop()
+    return DealReview(index, objective, first.analysis if isinstance(first, Solved) else None, whole.costly(),
+                      [j for j in whole.of(PastLimit) if j in moves],
+                      None if stop is None else f"event {stop[0] + 1}: {stop[1]}")  # counted from 1

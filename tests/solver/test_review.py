@@ -1,16 +1,24 @@
-"""referee.solver.review: a deal's costly plays from the engine's replay positions."""
+"""referee.solver.review: a deal's positions under perfect play from the engine's replay, one
+position at a time and the whole deal in one pass; the costly plays; one budget for a deal."""
 import copy
 import json
 import random
 from pathlib import Path
 
+import pytest
+
 from referee.engine import Deal, Record, resolve
 from referee.engine.record import PLAY, Event, TrumpSpec
 from referee.engine.simulate import deal_hands
 from referee.solver import Outcome, SearchLimit
-from referee.solver.review import cost_words, plays, review_deal
+from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at, cost_words,
+                                   plays, review_deal)
+
+from .whole_deals import hidden_trump, lopsided
 
 DATA = json.loads((Path(__file__).parent / "records" / "one-costly-play.json").read_text())
+# seven-courts, spades trumps. Trick 2 (event 4): seat 0 leads the 2S; the AS would have
+# dropped seat 1's lone KS, so seat 0's side would take all 11 tricks left, not 10.
 
 
 def record(events=None, **options):
@@ -28,6 +36,14 @@ def test_the_one_costly_play_and_its_cost_under_both_objectives():
         assert [(c.event, c.trick, c.seat, c.card, c.value, c.best, c.cost) for c in review.costly] == [
             (4, 2, 0, "2S", value, best, "1 trick")]
         assert review.unanalysed == [] and review.stopped is None
+
+
+def test_the_one_position_answer_carries_the_costly_play_made_from_it():
+    rec = record()
+    assert analysis_at(rec, 0, 4, "tricks")["costly"] == {
+        "deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10, "best": 11, "cost": "1 trick"}
+    assert analysis_at(rec, 0, 5, "tricks")["costly"] is None  # the KS: seat 1's only spade
+    assert analysis_at(rec, 0, None, "tricks")["costly"] is None  # the deal's end: no next event
 
 
 def test_a_play_taken_back_at_once_is_no_move():
@@ -60,7 +76,7 @@ def test_positions_past_the_limit_are_listed_the_late_ones_analysed():
     review = review_deal(rec, 0, "tricks", lambda: SearchLimit(nodes=1000), lambda done, total: seen.append((done, total)))
     assert review.perfect is None and review.unanalysed and review.unanalysed == sorted(review.unanalysed)
     assert 40 not in review.unanalysed and review.unanalysed[0] == 0  # 2 tricks left: quick; the first lead: not
-    assert seen == [(n, 48) for n in range(1, 49)]
+    assert seen == [(n, 49) for n in range(1, 50)]  # every position with a seat to play: 48 plays and the one after
 
 
 def test_the_cost_in_words_follows_the_outcome_order():
@@ -71,3 +87,85 @@ def test_the_cost_in_words_follows_the_outcome_order():
     assert cost_words(Outcome(1, True, 8), Outcome(1, True, 7), rec) == "1 trick"
     points = Record.from_dict({**DATA, "preset": "rr-double-sir"})
     assert cost_words(Outcome(5, True, 9), Outcome(4, True, 9), points) == "1 point of the deal's margin"
+
+
+# -- the whole deal in one pass ---------------------------------------------------------
+
+def alone(answer: dict) -> dict:
+    """An answer without its node count (one pass may reuse what earlier positions found)."""
+    return {k: v for k, v in answer.items() if k != "nodes"}
+
+
+# Deals a pure-Python search takes whole (see whole_deals.py); the hidden-trump ones from
+# their last tricks, the trump still face down (a full deal of them is minutes today).
+# The line of perfect play is compared on half of them, the values on all (the line costs).
+WHOLE = [
+    pytest.param(lopsided("seven-courts", 1), "score", 0, True, id="seven-courts-score"),
+    pytest.param(lopsided("seven-courts", 2), "tricks", 0, False, id="seven-courts-tricks"),
+    pytest.param(lopsided("double-sir", 4), "score", 0, False, id="pile-score"),
+    pytest.param(lopsided("double-sir", 6), "tricks", 0, True, id="pile-tricks"),
+    pytest.param(hidden_trump("rr-hidden-rung", 1), "score", 32, True, id="hidden-trump-score"),
+    pytest.param(hidden_trump("rr-hidden-rung", 3), "tricks", 34, False, id="hidden-trump-tricks"),
+]
+
+
+@pytest.mark.parametrize("data, objective, first, line", WHOLE)
+def test_the_whole_deal_equals_each_position_analysed_alone_and_its_costly_plays(data, objective, first, line):
+    rec = Record.from_dict(data)
+    events = data["deals"][0]["events"]
+    whole = DealAnalysis(rec, 0, objective, line=line, first=first)
+    found = list(whole)
+    # Every position before a play of the record (each deal is played to its end), the last first.
+    assert [f.event for f in found] == list(range(len(events) - 1, first - 1, -1))
+    assert all(isinstance(f, Solved) for f in found)
+    one = {f.event: analysis_at(rec, 0, f.event, objective, line=line) for f in found}
+    assert all(bool(a["line"]) == line for a in one.values())
+    if "hidden" in data["deals"][0].get("trump", {}):  # the face-down trump: asking for it is a move
+        assert any(c["card"] == "reveal" for f in found for c in f.answer["cards"])
+    assert [alone(f.answer) for f in found] == [alone(one[f.event]) for f in found]
+    # The costly plays, decided here again from the values alone: the card played is worth
+    # less than the best card of its position.
+    expected = []
+    for n, answer in sorted(one.items()):
+        played = {c["card"]: c["value"] for c in answer["cards"]}[events[n]["play"]]
+        if played != answer["value"]:
+            expected.append((n, events[n]["play"], played, answer["value"]))
+    assert expected, "the deal should hold a costly play, or this test proves little"
+    assert [(c["event"], c["card"], c["value"], c["best"]) for c in whole.end_dict()["costly"]] == expected
+    assert [c for c in (a["costly"] for _, a in sorted(one.items())) if c] == whole.end_dict()["costly"]
+
+
+def test_one_budget_for_the_whole_deal_the_deep_positions_past_it_reported_unsearched():
+    rec = Record.from_dict(random_deal(5, 48))
+    whole = DealAnalysis(rec, 0, "tricks", Shared(nodes=3000, seconds=None), line=False)
+    found = list(whole)
+    solved, past = whole.of(Solved), whole.of(PastLimit)
+    assert solved and past and max(past) < min(solved)  # the late positions answered, the deep ones not
+    assert whole.end_dict()["nodes"] <= 3000 + SearchLimit.CHECK_EVERY  # the search stops at its next check
+    searched = [f for f in found if isinstance(f, PastLimit) and f.nodes > 0]
+    assert len(searched) <= 1  # at most one search ran out of the budget; the rest were never started
+    for f in found:
+        if isinstance(f, Solved):
+            assert alone(f.answer) == alone(analysis_at(rec, 0, f.event, "tricks", line=False))
+
+
+def test_a_deal_impossible_part_way_has_its_positions_up_to_the_error():
+    events = copy.deepcopy(DATA["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "AS"}  # seat 0 holds the AS
+    whole = DealAnalysis(record(events), 0, "tricks")
+    assert whole.events == [5, 4, 3, 2, 1, 0]
+    assert whole.start_dict()["stopped"] == {"event": 5, "code": "card_not_in_hand",
+                                             "message": "seat 1 plays A♠, but it was dealt to seat 0"}
+    list(whole)
+    assert whole.first_stop() == (5, "seat 1 plays A♠, but it was dealt to seat 0")
+    assert [c.event for c in whole.costly()] == [4]
+
+
+def test_positions_after_an_illegal_play_on_record_are_said_to_be_unanalysable():
+    events = copy.deepcopy(DATA["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "2D"}  # a revoke: seat 1 holds the KS; the penalty decides the deal
+    whole = DealAnalysis(record(events), 0, "tricks")
+    found = {f.event: f for f in whole}
+    assert isinstance(found[5], Solved) and all(isinstance(found[n], Unanalysable) for n in (6, 7))
+    assert "illegal play on record" in found[6].detail
+    assert review_deal(record(events), 0, "tricks").stopped.startswith("event 7: the deal has an illegal play")
