@@ -1,33 +1,42 @@
 """POST /v1/analysis and GET /v1/matches/{id}/analysis: perfect play from a position of a
 deal with hands (referee.solver), under a search limit so no request holds a worker long.
 
+Two forms. One position (`event`): one JSON answer. The whole deal (`whole_deal`): every
+position with a seat to play, streamed as JSON Lines, one line per position as it is
+solved (the last position first), under one budget for the whole request; a position past it
+is a `past_limit` line, never a guess (docs/records.md, "A whole deal").
+
 The limit: `ANALYSIS_MAX_NODES` search nodes (default 2,000,000) and `ANALYSIS_MAX_SECONDS`
 of wall time (default 10), each from the app's config or the environment variable
-`REFEREE_ANALYSIS_MAX_NODES` / `REFEREE_ANALYSIS_MAX_SECONDS`. Past it the answer is a 422
-problem naming the limit (`limit`), never a partial value.
+`REFEREE_ANALYSIS_MAX_NODES` / `REFEREE_ANALYSIS_MAX_SECONDS`: for the one position, or for
+the whole deal's positions together. Past it the one position is a 422 problem naming the
+limit (`limit`), never a partial value.
 """
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Iterator
 
-from flask import Blueprint, current_app, jsonify, request
-from marshmallow import Schema, ValidationError, fields, validate
+from flask import Blueprint, Response, current_app, jsonify, request
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from referee import jsontext
 from referee.engine import Record, RecordError
 from referee.records import check_record
 from referee.solver import OBJECTIVES, SearchLimit, SearchLimitExceeded, UnsolvablePosition
-from referee.solver.review import NoHands, NoSuchPosition, analysis_at
+from referee.solver.review import DealAnalysis, NoHands, NoSuchPosition, Shared, analysis_at
 from referee.store.errors import Unauthorized
 
 from .auth import bearer_key
+from .batch import NDJSON
 from .problems import Problem
-from .validation import load
+from .validation import invalid, load
 from .verdicts import read_json
 
 bp = Blueprint("analysis", __name__)
 
 MAX_NODES, MAX_SECONDS = 2_000_000, 10.0
+ONE_OF_OBJECTIVES = "must be \"score\" or \"tricks\""
 
 
 class Index(fields.Field):
@@ -39,12 +48,37 @@ class Index(fields.Field):
         return value
 
 
+class Flag(fields.Field):
+    """true or false (not 1, not "true")."""
+
+    def _deserialize(self, value: Any, attr, data, **kwargs) -> bool:
+        if type(value) is not bool:
+            raise ValidationError("must be true or false")
+        return value
+
+
 class AnalysisSchema(Schema):
     record = fields.Raw(required=True)
     deal = Index(required=True)
     event = Index(allow_none=True, load_default=None)
-    objective = fields.String(load_default="score",
-                              validate=validate.OneOf(OBJECTIVES, error="must be \"score\" or \"tricks\""))
+    objective = fields.String(load_default="score", validate=validate.OneOf(OBJECTIVES, error=ONE_OF_OBJECTIVES))
+    whole_deal = Flag(load_default=False)
+    from_event = Index(load_default=None)
+    line = Flag(load_default=True)
+
+    @validates_schema
+    def _forms(self, data: dict, **kwargs) -> None:
+        _check_forms(data)
+
+
+def _check_forms(data: dict) -> None:
+    """`event` names the one position; `from_event` where a whole deal's positions start."""
+    if data.get("whole_deal") and data.get("event") is not None:
+        raise ValidationError("the whole deal's analysis has every position: leave event out "
+                              "(from_event: the first position)", "event")
+    if not data.get("whole_deal") and data.get("from_event") is not None:
+        raise ValidationError("from_event is the first position of a whole deal's analysis (whole_deal: true)",
+                              "from_event")
 
 
 def search_limit() -> SearchLimit:
@@ -57,7 +91,7 @@ def search_limit() -> SearchLimit:
 @bp.post("/v1/analysis", endpoint="createAnalysis")
 def create_analysis():
     data = load(AnalysisSchema(), read_json(), "analysis request", {"record": _record})
-    return jsonify(answer(Record.from_dict(data["record"]), data["deal"], data["event"], data["objective"]))
+    return respond(Record.from_dict(data["record"]), data)
 
 
 def _record(data, pointer):
@@ -68,18 +102,22 @@ def _record(data, pointer):
 def match_analysis(match_id: str):
     store = current_app.extensions["referee.store"]
     view = store.get_match(match_id, bearer_key())  # 401/403/404 as for the match itself
-    index, event, objective = _query()
+    query = _query()
+    index = query["deal"]
     record = view.revision.record
     if not view.full and index < len(record["deals"]) and view.public().hidden(index):
-        raise Unauthorized(f"deal {index} is still in play and its analysis shows every hand: "
+        raise Unauthorized(f"deal {index + 1} is still in play and its analysis shows every hand: "
                            "send the tournament's write or read key (Authorization: Bearer <key>)")
-    return jsonify(answer(Record.from_dict(record), index, event, objective))
+    return respond(Record.from_dict(record), query)
 
 
-def _query() -> tuple[int, int | None, str]:
+QUERY_NUMBERS, QUERY_FLAGS = ("deal", "event", "from_event"), {"whole_deal": False, "line": True}
+
+
+def _query() -> dict:
     errors = []
-    values = {}
-    for name in ("deal", "event"):
+    values: dict[str, Any] = {}
+    for name in QUERY_NUMBERS:
         raw = request.args.get(name)
         if raw is None:
             if name == "deal":
@@ -89,36 +127,74 @@ def _query() -> tuple[int, int | None, str]:
             values[name] = int(raw)
         else:
             errors.append({"pointer": f"/{name}", "detail": "must be a whole number from 0"})
-    objective = request.args.get("objective", "score")
-    if objective not in OBJECTIVES:
-        errors.append({"pointer": "/objective", "detail": "must be \"score\" or \"tricks\""})
+    for name, default in QUERY_FLAGS.items():
+        raw = request.args.get(name)
+        if raw is None or raw in ("true", "false"):
+            values[name] = default if raw is None else raw == "true"
+        else:
+            errors.append({"pointer": f"/{name}", "detail": "must be true or false"})
+    values["objective"] = request.args.get("objective", "score")
+    if values["objective"] not in OBJECTIVES:
+        errors.append({"pointer": "/objective", "detail": ONE_OF_OBJECTIVES})
+    try:
+        _check_forms(values)
+    except ValidationError as exc:
+        errors += [{"pointer": f"/{field}", "detail": detail} for field, details in exc.normalized_messages().items()
+                   for detail in details]
     if errors:
-        raise Problem(422, "Invalid query", f"{len(errors)} problem(s) in the query; see errors", errors=errors)
-    return values["deal"], values["event"], objective
+        raise invalid("query", errors)
+    return values
 
 
-def answer(record: Record, index: int, event: int | None, objective: str) -> dict:
-    """The analysis, or the 422 problem that says why there is none."""
+def respond(record: Record, asked: dict) -> Response:
+    """The one position's answer, or the whole deal's lines; the 422 problem that says why
+    there is none."""
+    index, objective = asked["deal"], asked["objective"]
+    if asked["whole_deal"]:
+        limit = search_limit()
+        budget = Shared(limit.nodes, limit.seconds)
+        whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, budget, asked["line"],
+                                                       asked["from_event"] or 0), index)
+        response = Response(_lines(whole), mimetype=NDJSON)
+        response.headers["X-Accel-Buffering"] = "no"  # each line to the client as it is solved, through a proxy too
+        return response
     limit = search_limit()
     try:
-        return analysis_at(record, index, event, objective, limit)
-    except NoSuchPosition as exc:
-        raise _unprocessable("No such position", str(exc), exc.pointer) from None
-    except NoHands as exc:
-        raise _unprocessable("No hands", str(exc), f"/record/deals/{exc.index}/hands") from None
-    except UnsolvablePosition as exc:
-        raise _unprocessable("Not a position to analyse", f"deal {index}: {exc}",
-                             f"/record/deals/{index}/events") from None
-    except RecordError as exc:
-        at = f"/record/deals/{index}/events" + (f"/{exc.event}" if exc.event is not None else "")
-        raise Problem(422, "Impossible record", f"deal {index} is impossible before that point: {exc.message}",
-                      errors=[{"pointer": at, "detail": exc.message, "code": exc.code, "deal": index,
-                               "event": exc.event, "message": exc.message}]) from None
+        return jsonify(_unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, limit,
+                                                             asked["line"]), index))
     except SearchLimitExceeded as exc:
         raise Problem(422, "Analysis limit reached",
                       f"{exc}: this position takes longer than the referee searches for one request; "
                       "ask for a later position of the deal",
                       limit={"nodes": limit.nodes, "seconds": limit.seconds}, nodes=exc.nodes) from None
+
+
+def _lines(whole: DealAnalysis) -> Iterator[str]:
+    """The whole deal: a `deal` line (the positions to come, in order), one line per position
+    as it is solved, an `end` line. A client that goes away stops it between positions."""
+    yield jsontext.dumps_line(whole.start_dict())
+    for found in whole:
+        yield jsontext.dumps_line(found.as_dict())
+    yield jsontext.dumps_line(whole.end_dict())
+
+
+def _unprocessable_if(run, index: int):
+    """`run()`, its errors as 422 problems (deals counted from 1 in the details, pointers as in JSON)."""
+    try:
+        return run()
+    except NoSuchPosition as exc:
+        raise _unprocessable("No such position", str(exc), exc.pointer) from None
+    except NoHands as exc:
+        raise _unprocessable("No hands", str(exc), f"/record/deals/{exc.index}/hands") from None
+    except UnsolvablePosition as exc:
+        raise _unprocessable("Not a position to analyse", f"deal {index + 1}: {exc}",
+                             f"/record/deals/{index}/events") from None
+    except RecordError as exc:
+        at = f"/record/deals/{index}/events" + (f"/{exc.event}" if exc.event is not None else "")
+        where = f" (event {exc.event + 1})" if exc.event is not None else ""
+        raise Problem(422, "Impossible record", f"deal {index + 1} is impossible before that point{where}: {exc.message}",
+                      errors=[{"pointer": at, "detail": exc.message, "code": exc.code, "deal": index,
+                               "event": exc.event, "message": exc.message}]) from None
 
 
 def _unprocessable(title: str, detail: str, pointer: str) -> Problem:

@@ -5,10 +5,12 @@ import json
 import random
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from referee.engine.simulate import deal_hands
-from tests.api.spec import validate_response
+from referee.solver import SearchLimit
+from tests.api.spec import spec, validate_response
 
 RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
 # seven-courts, spades trumps, dealer 0. Trick 1: seat 1 leads 4C, seat 0 trumps it with 9S.
@@ -96,7 +98,17 @@ def test_an_illegal_play_on_record_is_no_position_to_analyse(client):
     events = copy.deepcopy(RECORD["deals"][0]["events"])
     events[5] = {"seat": 1, "play": "2D"}  # a revoke: seat 1 holds the KS
     r = post(client, {"record": record_with(events=events), "deal": 0, "event": 8})
-    assert r.status_code == 422 and "illegal play" in r.get_json()["detail"]
+    problem = r.get_json()
+    assert r.status_code == 422 and problem["detail"].startswith("deal 1: the deal has an illegal play on record")
+    assert problem["errors"][0]["pointer"] == "/record/deals/0/events"  # deals counted from 1 for people, 0 in JSON
+
+
+def test_an_impossible_record_is_told_counting_from_1_its_pointer_from_0(client):
+    events = copy.deepcopy(RECORD["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "AS"}
+    problem = post(client, {"record": record_with(events=events), "deal": 0, "event": 8}).get_json()
+    assert problem["detail"] == "deal 1 is impossible before that point (event 6): seat 1 plays A♠, but it was dealt to seat 0"
+    assert problem["errors"][0]["pointer"] == "/record/deals/0/events/5" and problem["errors"][0]["event"] == 5
 
 
 def test_a_position_past_the_search_limit_is_a_problem_naming_the_limit(app, client):
@@ -186,3 +198,128 @@ def test_a_reveal_of_the_face_down_trump_is_a_move_with_its_value(client):
     a = post(client, {"record": rec, "deal": 0, "event": 7, "objective": "tricks"}).get_json()
     assert a["to_play"] == 0 and a["cards"][-1]["card"] == "reveal"
     assert a["value"] == max(c["value"] for c in a["cards"]) and a["value"] == 5
+
+
+# -- the whole deal -------------------------------------------------------------------
+
+def lines(r) -> list[dict]:
+    """A whole deal's JSON Lines, each checked against openapi.yaml's AnalysisLine."""
+    assert r.status_code == 200 and r.mimetype == "application/x-ndjson", r.get_data(as_text=True)[:300]
+    check = jsonschema.Draft202012Validator({"$ref": "#/components/schemas/AnalysisLine",
+                                             "components": spec()["components"]})
+    out = [json.loads(text) for text in r.get_data(as_text=True).splitlines()]
+    for line in out:
+        check.validate(line)
+    return out
+
+
+def whole(client, **body):
+    r = post(client, {"record": RECORD, "deal": 0, "whole_deal": True, **body})
+    return lines(r)
+
+
+def test_the_whole_deal_streams_every_position_as_the_one_position_form_answers_it(client):
+    start, *found, end = whole(client, objective="tricks", line=False)
+    assert start == {"kind": "deal", "deal": 0, "objective": "tricks", "events": list(range(51, -1, -1)),
+                     "limit": {"nodes": 2000000, "seconds": 10.0}, "stopped": None}
+    assert [f["event"] for f in found] == start["events"] and {f["kind"] for f in found} == {"position"}
+    for f in found[::10] + [found[-5]]:  # event 4 among them: the costly 2S
+        one = post(client, {"record": RECORD, "deal": 0, "event": f["event"], "objective": "tricks",
+                            "line": False}).get_json()
+        assert {**f, "kind": None, "nodes": None} == {**one, "kind": None, "nodes": None}
+    at4 = next(f for f in found if f["event"] == 4)
+    assert {c["card"]: c["value"] for c in at4["cards"]}["AS"] == 11 and at4["line"] == []
+    assert at4["costly"] == {"deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10, "best": 11,
+                             "cost": "1 trick"}
+    assert end == {"kind": "end", "deal": 0, "analysed": list(range(52)), "past_limit": [], "unanalysable": [],
+                   "costly": [at4["costly"]], "nodes": sum(f["nodes"] for f in found)}
+
+
+def test_the_whole_deal_with_its_lines_and_from_an_event_on(client):
+    start, *found, end = whole(client, from_event=44)
+    assert start["events"] == [51, 50, 49, 48, 47, 46, 45, 44] and start["objective"] == "score"
+    assert all(len(f["line"]) == 52 - f["event"] and f["result"]["winner"] == 0 for f in found)
+    assert end["analysed"] == list(range(44, 52)) and end["costly"] == []
+
+
+def test_one_budget_for_the_whole_deal_the_deep_positions_past_it(app, client):
+    app.config["ANALYSIS_MAX_NODES"] = 3000
+    hands = [sorted(c.text for c in h) for h in deal_hands(random.Random(7))]
+    rec = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": []}]}
+    start, only, end = lines(post(client, {"record": rec, "deal": 0, "whole_deal": True, "objective": "tricks"}))
+    assert start["events"] == [0] and start["limit"] == {"nodes": 3000, "seconds": 10.0}
+    assert only["kind"] == "past_limit" and only["nodes"] > 3000  # past it, not guessed
+    assert end["past_limit"] == [0] and end["analysed"] == []
+
+    played = json.loads(json.dumps(RECORD))
+    start, *found, end = lines(post(client, {"record": played, "deal": 0, "whole_deal": True, "line": False}))
+    # The whole request spends 3000 nodes at most (and what one search does before it checks):
+    # the late positions are answered, then the budget is spent and the rest are past it.
+    assert end["nodes"] <= 3000 + SearchLimit.CHECK_EVERY and end["analysed"] and end["past_limit"]
+    assert max(end["past_limit"]) < min(end["analysed"])
+    assert all(f["nodes"] == 0 for f in found if f["kind"] == "past_limit" and f["event"] < max(end["past_limit"]))
+
+
+def test_the_whole_deal_stops_at_the_record_error_and_says_why_past_an_illegal_play(client):
+    events = copy.deepcopy(RECORD["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "AS"}
+    start, *found, end = lines(post(client, {"record": record_with(events=events), "deal": 0, "whole_deal": True,
+                                             "objective": "tricks"}))
+    assert start["events"] == [5, 4, 3, 2, 1, 0]
+    assert start["stopped"] == {"event": 5, "code": "card_not_in_hand", "message": "seat 1 plays A♠, but it was dealt to seat 0"}
+    assert [c["event"] for c in end["costly"]] == [4]
+
+    events[5] = {"seat": 1, "play": "2D"}  # a revoke: the penalty decides the deal's end
+    start, *found, end = lines(post(client, {"record": record_with(events=events), "deal": 0, "whole_deal": True,
+                                             "objective": "tricks"}))
+    assert end["unanalysable"] == [6, 7, 8] and end["analysed"] == [0, 1, 2, 3, 4, 5]  # event 9 is out of turn
+    assert {f["kind"] for f in found if f["event"] > 5} == {"unanalysable"}
+    assert all("illegal play on record" in f["detail"] for f in found if f["event"] > 5)
+
+
+@pytest.mark.parametrize("body, pointer", [
+    ({"event": 4}, "/event"),
+    ({"from_event": 53}, "/from_event"),
+    ({"whole_deal": 1}, "/whole_deal"),
+    ({"whole_deal": False, "from_event": 4}, "/from_event"),
+    ({"line": "no"}, "/line"),
+])
+def test_a_whole_deal_request_that_is_not_one(client, body, pointer):
+    r = post(client, {"record": RECORD, "deal": 0, "whole_deal": True, **body})
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+def test_a_client_that_goes_away_stops_the_whole_deal_between_positions(client, monkeypatch):
+    from referee.solver import Solver
+
+    solved = []
+    real = Solver.solve
+    monkeypatch.setattr(Solver, "solve", lambda self, *a, **k: solved.append(1) or real(self, *a, **k))
+    r = client.post("/v1/analysis", json={"record": RECORD, "deal": 0, "whole_deal": True}, buffered=False)
+    body = iter(r.response)
+    assert json.loads(next(body))["kind"] == "deal" and solved == []  # nothing solved before the first line
+    assert json.loads(next(body))["event"] == 51 and len(solved) == 1  # each position as it is solved
+    r.close()  # the client hangs up
+    assert len(solved) == 1
+
+
+def test_a_stored_matchs_whole_deal(client, stored):
+    _, mid = stored()
+    r = get(client, mid, "deal=0&whole_deal=true&objective=tricks&line=false&from_event=40")
+    start, *found, end = lines(r)
+    assert start["events"] == list(range(51, 39, -1)) and end["analysed"] == list(range(40, 52))
+    t, mid = stored(events=8)
+    assert get(client, mid, "deal=0&whole_deal=true").status_code == 401
+    start, *found, end = lines(get(client, mid, "deal=0&whole_deal=true&objective=tricks", t["read_key"]))
+    assert start["events"] == list(range(8, -1, -1)) and [c["event"] for c in end["costly"]] == [4]
+
+
+@pytest.mark.parametrize("query, pointer", [
+    ("deal=0&whole_deal=yes", "/whole_deal"), ("deal=0&whole_deal=true&event=3", "/event"),
+    ("deal=0&from_event=3", "/from_event"), ("deal=0&line=0", "/line"),
+    ("deal=0&whole_deal=true&from_event=x", "/from_event"),
+])
+def test_the_whole_deal_query_names_what_is_wrong(client, stored, query, pointer):
+    _, mid = stored()
+    r = get(client, mid, query)
+    assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]]
