@@ -33,3 +33,28 @@ def seat_names(players) -> list[str]:
     if players and len(players) == 4 and not all(str(p).endswith(f"seat {s}") for s, p in enumerate(players)):
         return [f"{p} (seat {s})" for s, p in enumerate(players)]
     return [f"seat {s}" for s in range(4)]
+
+
+_COUNTED = {"deals": "deal", "events": "event"}
+
+
+def place(pointer: str | None) -> str:
+    """Where a JSON pointer points, as a person counts (deals, events and cards from 1; seats
+    by number): "/deals/0/events/4/play" is "deal 1, event 5, play". Empty when it holds no index."""
+    parts = (pointer or "").split("/")[1:]
+    if not any(part.isdigit() for part in parts):
+        return ""
+    out = []
+    for k, part in enumerate(parts):
+        before = parts[k - 1] if k else None
+        if not part.isdigit():
+            out.append(part)
+        elif before in _COUNTED:
+            out[-1] = f"{_COUNTED[before]} {int(part) + 1}"
+        elif before in ("hands", "players"):
+            out[-1] = f"seat {part}'s {before[:-1]}"
+        elif k >= 2 and parts[k - 2] == "hands":
+            out.append(f"card {int(part) + 1}")
+        else:
+            out.append(f"item {int(part) + 1}")
+    return ", ".join(out)

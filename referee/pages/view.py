@@ -19,7 +19,7 @@ from referee.visibility import PublicView, face_down_plays
 
 from referee.store.errors import Forbidden, NotFound, Unauthorized
 
-from .cards import card_view, said, seat_names
+from .cards import card_view, place, said, seat_names
 from .errors import wants_html
 
 bp = Blueprint("pages_view", __name__)
@@ -31,7 +31,7 @@ StepsOf = Callable[[int], "list[Step] | None"]
 
 @bp.app_context_processor
 def _helpers() -> dict:
-    return {"card_view": card_view, "said": said}
+    return {"card_view": card_view, "said": said, "place": place}
 
 
 @bp.get("/", endpoint="landing")

@@ -1,18 +1,19 @@
 // Perfect play on the verdict page, fetched after the page shows (never blocking it): the
 // value of each legal card beside it at each step (the tricks the side to play takes from
-// there, best play after), and each costly play marked on its card with what it cost.
-// One position a request (POST /v1/analysis with the record, or the stored match's
-// GET .../analysis), one at a time: the position on screen first, then the deal from its
-// last position back (the late ones are quick), so results arrive as they are found. A deal
-// is analysed whole once the reader steps through it (and the first deal, or the one in the
-// address, at once); once a position is past the search limit, the earlier (deeper) ones of
-// that deal are not asked for unless the reader goes to one.
+// there, best play after), and each costly play marked on its card with what it cost - as the
+// API says: the page decides nothing of it.
+// One request a deal: the whole deal's analysis (POST /v1/analysis with the record, or the
+// stored match's GET .../analysis, `whole_deal`), read line by line as the server solves the
+// positions (the last first: the late ones are quick), under one search budget. A position
+// past that budget is asked for alone (with a budget of its own) only when the reader is on
+// it, and once. The first deal, the one in the address and any deal the reader steps through
+// are analysed; the others wait for the reader.
 (function () {
   "use strict";
-  var cache = {};      // fingerprint of a position -> {answer} or {limit} or {failed}
+  var cache = {};      // position key -> {answer} | {limit, alone} | {failed}
   var deals = {};      // deal index -> {stepper, positions}
-  var queue = [];
-  var running = false;
+  var jobs = [];       // what to ask, in turn: a whole deal {deal, keys} or one position {one}
+  var running = null;  // the job being answered
   var followed = {};   // deal index -> true: analyse the whole deal
   var first = null;    // the first deal of the page with positions
 
@@ -27,83 +28,171 @@
   }
 
   // A position: the deal after `events` events, keyed by what happened up to it (a revision
-  // that changes an earlier event is another position).
+  // that changes an earlier event is another position). The referee's own plays (a settled
+  // claim, the bell) are no position of the record.
   function positionsOf(stepper) {
     var out = [], notes = [];
     stepper.steps.forEach(function (step, k) {
       notes.push(step.note);
-      if (step.hands && step.to_play !== null && step.to_play !== undefined && !step.error && !step.ignored) {
+      if (step.hands && step.to_play !== null && step.to_play !== undefined && !step.error && !step.ignored && !step.referee) {
         out.push({deal: stepper.deal, events: step.event + 1, cursor: k, key: stepper.deal + "|" + notes.join("|")});
       }
     });
     return out;
   }
 
-  function request(p) {
-    var url = source(), options;
+  // -- asking -------------------------------------------------------------------------
+
+  function ask(query) {
+    var url = source();
     if (url.indexOf("/v1/analysis") === 0) {
-      var body = '{"deal": ' + p.deal + ', "event": ' + p.events + ', "objective": "tricks", "record": ' + recordText() + "}";
-      options = {method: "POST", headers: {"Content-Type": "application/json"}, body: body};
-    } else {
-      var h = {"Accept": "application/json"};
-      var key = sessionStorage.getItem("referee-key:" + location.pathname);
-      if (key) { h["Authorization"] = "Bearer " + key; }
-      url += "?deal=" + p.deal + "&event=" + p.events + "&objective=tricks";
-      options = {headers: h, cache: "no-store"};
+      var body = JSON.stringify(Object.assign({deal: query.deal, objective: "tricks", line: false}, query.extra));
+      body = body.slice(0, -1) + ', "record": ' + recordText() + "}";
+      return fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: body});
     }
-    return fetch(url, options).then(function (r) {
-      return r.json().then(function (body) {
-        if (r.ok) { return {answer: body}; }
-        if (body && body.limit) { return {limit: true}; }
-        return {failed: (body && body.detail) || ("HTTP " + r.status)};
+    var h = {"Accept": "application/json, application/x-ndjson"};
+    var key = sessionStorage.getItem("referee-key:" + location.pathname);
+    if (key) { h["Authorization"] = "Bearer " + key; }
+    var params = new URLSearchParams(Object.assign({deal: query.deal, objective: "tricks", line: "false"}, query.extra));
+    return fetch(url + "?" + params.toString(), {headers: h, cache: "no-store"});
+  }
+
+  // A problem answer: wait and ask again when the server is busy (429, 503), else say why.
+  function refused(r) {
+    return r.json().catch(function () { return null; }).then(function (body) {
+      var wait = Number(r.headers.get("Retry-After"));
+      if (r.status === 429 || r.status === 503) { return {retry: (wait > 0 ? wait : 2) * 1000}; }
+      if (body && body.limit) { return {limit: true}; }
+      return {failed: (body && body.detail) || ("HTTP " + r.status)};
+    });
+  }
+
+  function eachLine(response, use) {
+    var reader = response.body.getReader(), decoder = new TextDecoder(), buffer = "";
+    function more() {
+      return reader.read().then(function (chunk) {
+        buffer += chunk.done ? decoder.decode() : decoder.decode(chunk.value, {stream: true});
+        var parts = buffer.split("\n");
+        buffer = chunk.done ? "" : parts.pop();
+        parts.forEach(function (text) { if (text.trim()) { use(JSON.parse(text)); } });
+        return chunk.done ? null : more();
       });
-    }).catch(function (err) { return {failed: err.message, retry: true}; });
+    }
+    return more();
+  }
+
+  // The whole deal: each line fills its position in as it arrives.
+  function askDeal(job) {
+    var from = Infinity;
+    Object.keys(job.keys).forEach(function (n) { from = Math.min(from, Number(n)); });
+    return ask({deal: job.deal, extra: {whole_deal: true, from_event: from}}).then(function (r) {
+      if (!r.ok) { return refused(r).then(function (f) { dealRefused(job, f); }); }
+      return eachLine(r, function (line) {
+        var key = job.keys[line.event];
+        if (line.kind === "end" || line.kind === "deal" || !key || cache[key]) { return; }
+        cache[key] = line.kind === "position" ? {answer: line}
+          : line.kind === "past_limit" ? {limit: true} : {failed: line.detail};
+        update(job.deal, line.event);
+      }).then(function () { cutShort(job); });
+    }).catch(function () { cutShort(job); });
+  }
+
+  function dealRefused(job, found) {
+    if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry); return; }
+    Object.keys(job.keys).forEach(function (n) {
+      var key = job.keys[n];
+      if (!cache[key]) { cache[key] = found.retry ? {failed: "the referee is busy; reload to try again"} : found; }
+    });
+    update(job.deal);
+  }
+
+  // An answer that ended before its last line (the connection dropped): asked again, twice.
+  function cutShort(job) {
+    var left = {};
+    Object.keys(job.keys).forEach(function (n) { if (!cache[job.keys[n]]) { left[n] = job.keys[n]; } });
+    if (!Object.keys(left).length) { return; }
+    if ((job.tries = (job.tries || 0) + 1) < 3) { later({deal: job.deal, keys: left, tries: job.tries}, 1000); return; }
+    Object.keys(left).forEach(function (n) { cache[left[n]] = {failed: "the answer was cut short"}; });
+    update(job.deal);
+  }
+
+  function later(job, ms) {
+    job.waiting = true;
+    jobs.push(job);
+    setTimeout(function () { job.waiting = false; pump(); }, ms);
+  }
+
+  // One position past the whole deal's budget, the reader on it: asked alone, once.
+  function askOne(job) {
+    var p = job.one;
+    return ask({deal: p.deal, extra: {event: p.events}}).then(function (r) {
+      return r.ok ? r.json().then(function (a) { return {answer: a}; }) : refused(r);
+    }).catch(function (err) { return {failed: err.message}; }).then(function (found) {
+      if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry); return; }
+      cache[p.key] = found.limit ? {limit: true, alone: true} : found.retry ? {failed: "the referee is busy"} : found;
+      update(p.deal, p.events);
+    });
+  }
+
+  function wanted(job) {
+    if (job.one) { return onScreen(job.one) && cache[job.one.key] && cache[job.one.key].limit && !cache[job.one.key].alone; }
+    return Object.keys(job.keys).some(function (n) { return !cache[job.keys[n]]; });
   }
 
   function pump() {
     if (running) { return; }
-    var p = queue.shift();
-    while (p && (cache[p.key] || tooDeep(p))) { p = queue.shift(); }
-    if (!p) { refreshAll(); return; }
-    running = true;
-    request(p).then(function (found) {
-      running = false;
-      if (found.retry && (p.tries = (p.tries || 0) + 1) < 3) { queue.push(p); } else { cache[p.key] = found; }
-      var d = deals[p.deal];
-      if (found.limit && d && !(d.deepFrom <= p.events)) { d.deepFrom = p.events; }
-      if (d) { markCostly(d); markTable(d); status(d); if (d.stepper.cursor === p.cursor) { showValues(d.stepper); } }
-      pump();
+    for (var i = 0; i < jobs.length; i++) {
+      if (jobs[i].waiting) { continue; }
+      var job = jobs.splice(i, 1)[0];
+      if (!wanted(job)) { i--; continue; }
+      running = job;
+      refreshAll();
+      (job.one ? askOne(job) : askDeal(job)).then(function () { running = null; aloneOnScreen(); pump(); });
+      return;
+    }
+    refreshAll();
+  }
+
+  function pending(deal) {
+    var all = running ? [running].concat(jobs) : jobs;
+    return all.filter(function (j) { return (j.one ? j.one.deal : j.deal) === deal; });
+  }
+
+  function asked(key) {
+    return pending(Number(key.split("|")[0])).some(function (j) {
+      return j.one ? j.one.key === key : Object.keys(j.keys).some(function (n) { return j.keys[n] === key; });
     });
   }
 
-  // A position of the background queue before one already past the limit: not asked for.
-  function tooDeep(p) {
-    var d = deals[p.deal];
-    if (p.asked || !d || d.deepFrom === undefined || p.events >= d.deepFrom) { return false; }
-    cache[p.key] = {limit: true, skipped: true};
-    return true;
+  // The whole deal asked for once: the positions not yet known, from the first of them on.
+  function follow(d) {
+    followed[d.stepper.deal] = true;
+    var keys = {}, any = false;
+    d.positions.forEach(function (p) {
+      if (!cache[p.key] && !asked(p.key)) { keys[p.events] = p.key; any = true; }
+    });
+    if (any) { jobs.push({deal: d.stepper.deal, keys: keys}); }
   }
 
-  function want(p, now) {
-    if (now && cache[p.key] && cache[p.key].skipped) { delete cache[p.key]; }
-    if (cache[p.key]) { return; }
-    if (now) { p.asked = true; queue.unshift(p); } else { queue.push(p); }
+  function aloneIfDeep(p) {
+    var f = cache[p.key];
+    if (f && f.limit && !f.alone && !asked(p.key)) { jobs.unshift({one: p}); }
+  }
+
+  // A reader already on a position the deal's answer found past its budget: asked alone.
+  function aloneOnScreen() {
+    Object.keys(deals).forEach(function (k) {
+      var here = at(deals[k], deals[k].stepper.cursor);
+      if (here) { aloneIfDeep(here); }
+    });
   }
 
   function register(stepper) {
     var d = deals[stepper.deal];
     if (d && d.stepper === stepper) { return d; }
-    d = deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper), deepFrom: d && d.deepFrom};
+    d = deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper)};
     if (d.positions.length && first === null) { first = stepper.deal; }
-    if (followed[stepper.deal]) { follow(d); }
     return d;
-  }
-
-  function follow(d) {
-    followed[d.stepper.deal] = true;
-    if (d.queued) { return; }
-    d.queued = true;
-    d.positions.slice().reverse().forEach(function (p) { want(p, false); });
   }
 
   function inAddress(deal) {
@@ -117,39 +206,59 @@
     return null;
   }
 
-  function trickWord(n) { return n + (n === 1 ? " trick" : " tricks"); }
+  function onScreen(p) {
+    var d = deals[p.deal], here = d && at(d, d.stepper.cursor);
+    return !!here && here.key === p.key;
+  }
 
-  // Each play whose card was worth less than the best card of its moment: marked in the
-  // tricks (a closed trick's card) and on the table at each step that shows it.
-  function markCostly(d) {
-    var steps = d.stepper.steps;
-    d.costly = d.costly || {};
+  // -- showing ------------------------------------------------------------------------
+
+  function trickWord(n) { return n + (n === 1 ? " trick" : " tricks"); }
+  function positionWord(n) { return n + (n === 1 ? " position" : " positions"); }
+
+  function update(deal, events) {
+    var d = deals[deal];
+    if (!d) { return; }
+    markCostly(d);
+    markTable(d);
+    var here = at(d, d.stepper.cursor);
+    if (events === undefined || (here && here.events === events)) { showValues(d.stepper); } else { status(d); }
+  }
+
+  // Each costly play the API found, marked in the tricks (a closed trick's card) and on the
+  // table at each step that shows it.
+  function costlyOf(d) {
+    var out = {};
     d.positions.forEach(function (p) {
-      var found = cache[p.key], next = steps[p.cursor + 1];
-      if (!found || !found.answer || !next) { return; }
-      var played = null;
-      next.table.forEach(function (c) { if (c.event === next.event) { played = c.card; } });
-      var value = valueOf(found.answer, played);
-      if (value === null || value >= found.answer.value) { return; }
-      d.costly[next.event] = {best: found.answer.value, value: value};
-      var el = document.getElementById("deal-" + p.deal + "-event-" + next.event);
-      if (el && !el.querySelector(".mark.costly")) { el.appendChild(costMark(d.costly[next.event])); }
+      var f = cache[p.key], c = f && f.answer && f.answer.costly;
+      if (c) { out[c.event] = c; }
+    });
+    return out;
+  }
+
+  function markCostly(d) {
+    var costly = costlyOf(d);
+    Object.keys(costly).forEach(function (event) {
+      var el = document.getElementById("deal-" + d.stepper.deal + "-event-" + event);
+      if (el && !el.querySelector(".mark.costly")) { el.appendChild(costMark(costly[event])); }
     });
   }
 
   function costMark(c) {
     var mark = document.createElement("span");
     mark.className = "mark costly";
-    mark.textContent = "costly: " + trickWord(c.best - c.value);
-    mark.title = "with best play the side took " + trickWord(c.best) + " from here; after this card, " + trickWord(c.value);
+    mark.textContent = "costly: " + c.cost;
+    if (typeof c.best === "number") {
+      mark.title = "with best play the side took " + trickWord(c.best) + " from here; after this card, " + trickWord(c.value);
+    }
     return mark;
   }
 
   function markTable(d) {
-    var step = d.stepper.steps[d.stepper.cursor];
+    var step = d.stepper.steps[d.stepper.cursor], costly = costlyOf(d);
     var slots = d.stepper.root.querySelectorAll(".centre .slot");
     (step.table || []).forEach(function (c, k) {
-      var cost = (d.costly || {})[c.event];
+      var cost = costly[c.event];
       if (cost && slots[k] && !slots[k].querySelector(".mark.costly")) { slots[k].appendChild(costMark(cost)); }
     });
   }
@@ -172,30 +281,44 @@
     return el;
   }
 
-  function status(d) {
-    if (!d.positions.length) { return; }
-    var here = at(d, d.stepper.cursor), found = here && cache[here.key];
-    var done = 0, deep = 0;
+  // What the deal's analysis has come to: counted, never more than was found.
+  function dealText(d, busy) {
+    var total = d.positions.length, known = 0, analysed = 0, deep = 0, failed = 0;
     d.positions.forEach(function (p) {
       var f = cache[p.key];
-      if (f) { done++; if (f.limit) { deep++; } }
+      if (!f) { return; }
+      known++;
+      if (f.answer) { analysed++; } else if (f.limit) { deep++; } else { failed++; }
     });
-    var whole = followed[d.stepper.deal], busy = whole ? done < d.positions.length : here && !found;
-    var text = !whole ? "Perfect play: step through the deal to analyse all of it. "
-      : busy ? "Analysing\u2026 " + done + " of " + d.positions.length + " positions. "
-      : "Perfect play analysed (" + d.positions.length + " positions). ";
-    if (here && !found) { text += "This position: analysing\u2026"; }
-    else if (found && found.limit) { text += "This position is too deep to analyse within the search limit."; }
-    else if (found && found.failed) { text += "This position cannot be analysed: " + found.failed; }
-    else if (found) {
-      var seat = found.answer.to_play, who = (d.stepper.names || [])[seat] || "seat " + seat;
-      text += "Beside each card: the tricks " + who +
-        "'s side takes from here with it, best play after (best " + found.answer.value + ").";
-    }
-    if (deep) { text += " " + deep + " position(s) past the search limit."; }
+    if (!followed[d.stepper.deal]) { return "Perfect play: step through the deal to analyse it. "; }
+    if (busy && known < total) { return "Analysing\u2026 " + known + " of " + positionWord(total) + ". "; }
+    var text = analysed === total ? (total === 1 ? "Perfect play: its one position analysed"
+                                                 : "Perfect play: all " + total + " positions analysed")
+      : analysed === 0 ? "Perfect play: no position analysed"
+      : "Perfect play: " + analysed + " of " + positionWord(total) + " analysed";
+    if (deep) { text += "; " + deep + " past the search limit" + (deep < total ? " (step to one to try it alone)" : ""); }
+    if (failed) { text += "; " + failed + " cannot be analysed"; }
+    return text + ". ";
+  }
+
+  function hereText(d, here) {
+    var found = here && cache[here.key];
+    if (!here || (!found && !followed[d.stepper.deal])) { return ""; }
+    if (!found) { return "This position: analysing\u2026"; }
+    if (found.limit && !found.alone) { return "This position is past the whole deal's search limit: analysing it alone\u2026"; }
+    if (found.limit) { return "This position is too deep to analyse within the search limit."; }
+    if (found.failed) { return "This position cannot be analysed: " + found.failed; }
+    var seat = found.answer.to_play, who = (d.stepper.names || [])[seat] || "seat " + seat;
+    return "Beside each card: the tricks " + who + "'s side takes from here with it, best play after (best " +
+      found.answer.value + ").";
+  }
+
+  function status(d) {
+    if (!d.positions.length) { return; }
+    var here = at(d, d.stepper.cursor), busy = pending(d.stepper.deal).length > 0;
     var el = statusEl(d.stepper);
-    el.textContent = text;
-    el.classList.toggle("busy", !!busy);
+    el.textContent = dealText(d, busy) + hereText(d, here);
+    el.classList.toggle("busy", busy);
   }
 
   function showValues(stepper) {
@@ -227,9 +350,9 @@
     if (!source()) { return; }
     var stepper = e.detail.stepper;
     var d = register(stepper);
-    if (e.detail.push || stepper.deal === first || inAddress(stepper.deal)) { follow(d); }
+    if (e.detail.push || stepper.deal === first || inAddress(stepper.deal) || followed[stepper.deal]) { follow(d); }
     var here = at(d, stepper.cursor);
-    if (here) { want(here, true); }
+    if (here) { aloneIfDeep(here); }
     showValues(stepper);
     markCostly(d);
     markTable(d);

@@ -1,30 +1,45 @@
-"""Perfect play on the verdict page: fetched after the page shows, each legal card's value
-beside it, the costly play marked on its card with its cost; a deal in play only with the key."""
+"""Perfect play on the verdict page: fetched after the page shows, one request a deal whose
+positions fill in as they arrive, each legal card's value beside it, the costly play the API
+found marked on its card; a position past the search limit asked for alone only when the
+reader is on it, and once; a deal in play only with the key. At desktop width and at 390 px."""
+import copy
 import json
 from pathlib import Path
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from tests.browser.test_pages import api, paste, position, wait_for
 from tests.solver.test_review import random_deal
 
 RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
-# Trick 2 (event 4): seat 0 (Asad) leads the 2S; the AS would have dropped Bilal's lone KS, so
-# seat 0's side would take all 11 tricks left, not 10: that play cost 1 trick.
+# Trick 2 (event 5 for people, events[4]): seat 0 (Asad) leads the 2S; the AS would have
+# dropped Bilal's lone KS, so seat 0's side would take all 11 tricks left, not 10: that play
+# cost 1 trick.
+
+WIDTHS = [pytest.param(1280, id="desktop"), pytest.param(390, id="phone")]
 
 
-def values(browser, seat):
+@pytest.fixture(params=WIDTHS)
+def wide(request, browser):
+    """The browser at a width (the height of a phone's screen at 390 px)."""
+    browser.set_window_size(request.param, 1600 if request.param > 800 else 844)
+    yield browser
+    browser.set_window_size(1280, 1600)
+
+
+def values(browser, seat, deal=0):
     """{card: (value, class)} beside seat's cards in the stepper."""
     out = {}
-    for card in browser.find_elements(By.CSS_SELECTOR, f"#deal-0 .seat{seat} .hand .card[data-card]"):
+    for card in browser.find_elements(By.CSS_SELECTOR, f"#deal-{deal} .seat{seat} .hand .card[data-card]"):
         badge = card.find_elements(By.XPATH, "following-sibling::*[1][contains(@class, 'card-value')]")
         if badge:
             out[card.get_attribute("data-card")] = (badge[0].text, badge[0].get_attribute("class"))
     return out
 
 
-def status(browser):
-    found = browser.find_elements(By.CSS_SELECTOR, "#deal-0 .analysis-status")
+def status(browser, deal=0):
+    found = browser.find_elements(By.CSS_SELECTOR, f"#deal-{deal} .analysis-status")
     return found[0].text if found else ""
 
 
@@ -33,21 +48,47 @@ def costly(browser):
             for el in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .mark.costly")]
 
 
-def test_the_check_page_shows_each_cards_value_and_marks_the_costly_play(served, browser):
+def requests(browser, path="/v1/analysis"):
+    """The analysis requests the page made (whole deals and positions alone)."""
+    return browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.split('?')[0].endsWith(arguments[0]))",
+        path)
+
+
+def fits(browser):
+    """Nothing wider than the window: no sideways scrolling, the status and the cards inside it."""
+    width, inner = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width <= inner, (width, inner)
+    for el in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .analysis-status, #deal-0 .card-value"):
+        assert el.rect["x"] >= 0 and el.rect["x"] + el.rect["width"] <= inner, el.text
+
+
+def go(browser, event):
+    """To the step of `event` (0-based, as the tricks list's ids), by its link."""
+    link = browser.find_element(By.CSS_SELECTOR, f"#deal-0-event-{event} a.event-link")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+    link.click()
+
+
+def test_the_check_page_fills_the_whole_deal_in_from_one_request_and_marks_the_costly_play(served, wide):
+    browser = wide
     base, _ = served
     paste(browser, base, json.dumps(RECORD))
     assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .tricks .play")  # the page is there at once
-    wait_for(lambda: "Perfect play analysed (52 positions)" in status(browser), 60)
+    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
+    assert len(requests(browser)) == 1  # the whole deal, in one request
     assert costly(browser) == [("deal-0-event-4", "costly: 1 trick")]
-    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-5 a.event-link").click()  # the 2S on the table
+    go(browser, 5)  # the 2S on the table
     assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .mark.costly")] == ["costly: 1 trick"]
-    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-3 a.event-link").click()  # before the lead of trick 2
+    go(browser, 3)  # before the lead of trick 2
     assert "plays 9♠" in position(browser)
     shown = wait_for(lambda: values(browser, 0))
     assert shown["AS"] == ("11", "card-value best") and shown["2S"] == ("10", "card-value worse")
     assert len(shown) == 12 and all(v == "10" for c, (v, _) in shown.items() if c != "AS")
     assert values(browser, 1) == {}  # only the seat to play
     assert "best 11" in status(browser)
+    fits(browser)
+    assert len(requests(browser)) == 1  # stepping asks nothing more
 
 
 def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(served, browser):
@@ -57,6 +98,8 @@ def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(s
     browser.get(f"{base}/matches/{m['id']}?deal=1&event=4")  # the fourth event of the first deal
     wait_for(lambda: values(browser, 0).get("AS") == ("11", "card-value best"), 30)
     wait_for(lambda: costly(browser) == [("deal-0-event-4", "costly: 1 trick")], 60)
+    assert [u.split("?")[1] for u in requests(browser, "/analysis")] == [
+        "deal=0&objective=tricks&line=false&whole_deal=true&from_event=0"]
 
     live = dict(RECORD["deals"][0], events=RECORD["deals"][0]["events"][:6])
     m, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": [live]}}, key=t["key"])
@@ -71,9 +114,15 @@ def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(s
     marks = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot .mark.costly"), 60)
     slot = marks[0].find_element(By.XPATH, "..")
     assert marks[0].text == "costly: 1 trick" and slot.find_element(By.CSS_SELECTOR, ".card").get_attribute("data-card") == "2S"
+    # The match goes on: the new positions alone are asked for (from event 7 on), in one request.
+    api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": RECORD["deals"][0]["events"][6:8]},
+        key=t["key"], etag=api(base, "GET", f"/v1/matches/{m['id']}", key=t["key"])[1])
+    wait_for(lambda: "Perfect play: all 9 positions analysed." in status(browser), 30)
+    assert [u.split("from_event=")[1] for u in requests(browser, "/analysis")] == ["0", "7"]
 
 
-def test_the_page_shows_before_the_analysis_which_says_it_is_under_way(served, browser):
+def test_the_page_shows_before_the_analysis_which_says_it_is_under_way_with_a_ring_no_glyph(served, wide):
+    browser = wide
     browser.execute_cdp_cmd("Network.enable", {})
     slow = {"offline": False, "latency": 800, "downloadThroughput": -1, "uploadThroughput": -1}
     browser.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
@@ -81,42 +130,77 @@ def test_the_page_shows_before_the_analysis_which_says_it_is_under_way(served, b
         paste(browser, served[0], json.dumps(RECORD))
         assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .tricks .play")
         assert wait_for(lambda: "Analysing\u2026" in status(browser) and "of 52 positions" in status(browser))
-        assert "analysis-status busy" == browser.find_element(By.CSS_SELECTOR, "#deal-0 .analysis-status").get_attribute("class")
+        el = browser.find_element(By.CSS_SELECTOR, "#deal-0 .analysis-status")
+        assert el.get_attribute("class") == "analysis-status busy"
+        # The busy sign is drawn (a ring of border), not a character a font may lack.
+        ring = browser.execute_script(
+            "var s = getComputedStyle(arguments[0], '::before'); return [s.content, s.borderTopStyle, s.width];", el)
+        assert ring[0] == '""' and ring[1] == "solid" and ring[2] != "auto"
+        fits(browser)
     finally:
         browser.execute_cdp_cmd("Network.emulateNetworkConditions", {**slow, "latency": 0})
-    wait_for(lambda: "Perfect play analysed" in status(browser), 60)
+    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
+    assert "busy" not in browser.find_element(By.CSS_SELECTOR, "#deal-0 .analysis-status").get_attribute("class")
 
 
-def test_a_position_past_the_search_limit_says_so(served, browser):
+def test_positions_past_the_deals_budget_are_asked_for_alone_only_when_the_reader_is_on_one(served, wide):
+    browser = wide
     base, app = served
-    app.config["ANALYSIS_MAX_NODES"] = 1000
+    app.config["ANALYSIS_MAX_NODES"] = 1000  # the whole deal's budget, and one position's
     record = random_deal(5, 52)
     paste(browser, base, json.dumps(record))
-    wait_for(lambda: "Perfect play analysed" in status(browser), 60)
-    assert "past the search limit" in status(browser)
-    browser.find_element(By.CSS_SELECTOR, "#deal-0-event-0 a.event-link").click()
-    browser.find_element(By.CSS_SELECTOR, "#deal-0 .prev").click()  # the first lead: too deep for 1000 nodes
-    assert position(browser).startswith("Before event 1")
-    # The first lead was not asked for before (deeper than a position past the limit): it is now,
-    # and the page says "analysing" until its answer, the limit, comes back.
+    text = wait_for(lambda: "past the search limit" in status(browser) and status(browser), 60)
+    analysed, total = [int(n) for n in text.split("Perfect play: ")[1].split(" positions analysed")[0].split(" of ")]
+    assert total == 52 and 0 < analysed < 52
+    assert f"; {52 - analysed} past the search limit (step to one to try it alone)." in text
+    assert len(requests(browser)) == 1  # one request for the deal, the deep positions not asked again
+    go(browser, 0)  # after event 1: past the deal's budget, so asked for alone, and too deep for it too
     wait_for(lambda: "This position is too deep to analyse within the search limit." in status(browser), 30)
-    assert values(browser, record["deals"][0]["events"][0]["seat"]) == {}
-    # Once a position was past the limit, the deeper ones before it were not asked for
-    # (the first lead was, when the reader went to it).
-    asked = browser.execute_script(
-        "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/v1/analysis')).length")
-    assert asked < 52
+    assert values(browser, record["deals"][0]["events"][1]["seat"]) == {}
+    assert len(requests(browser)) == 2
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 .prev").click()  # the first lead: the same
+    assert position(browser).startswith("Before event 1")
+    wait_for(lambda: len(requests(browser)) == 3 and "too deep" in status(browser), 30)
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 .next").click()  # back to event 1: known to be too deep
+    assert "too deep" in status(browser)
+    browser.find_element(By.CSS_SELECTOR, "#deal-0 .prev").click()
+    assert "too deep" in status(browser) and len(requests(browser)) == 3  # each asked for alone once
+    fits(browser)
+
+
+def test_nothing_analysed_is_said_so_and_numbers_for_people_count_from_1(served, browser):
+    base, app = served
+    app.config["ANALYSIS_MAX_NODES"] = 1000
+    opening = random_deal(5, 0)  # the cards dealt, nothing played: one position, too deep
+    paste(browser, base, json.dumps(opening))
+    wait_for(lambda: "too deep" in status(browser), 30)
+    assert status(browser) == ("Perfect play: no position analysed; 1 past the search limit. "
+                               "This position is too deep to analyse within the search limit.")
+    app.config["ANALYSIS_MAX_NODES"] = 2_000_000
+    revoke = copy.deepcopy(RECORD)
+    revoke["deals"][0]["events"][5] = {"seat": 1, "play": "2D"}  # Bilal holds the KS: the penalty decides
+    paste(browser, base, json.dumps(revoke))
+    wait_for(lambda: "cannot be analysed" in status(browser), 30)
+    assert "Perfect play: 6 of 9 positions analysed; 3 cannot be analysed." in status(browser)
+    go(browser, 6)
+    assert "This position cannot be analysed: the deal has an illegal play on record" in status(browser)
+    assert "deal 0" not in browser.find_element(By.TAG_NAME, "body").text
+    # The record's form answers a record that is not one with its pointers, and where they point.
+    paste(browser, base, json.dumps({"preset": "court-piece", "deals": [
+        {"dealer": 0, "events": [{"seat": 1, "play": "ZZ"}]}]}))
+    problems = browser.find_element(By.CSS_SELECTOR, ".problems").text
+    assert "/deals/0/events/0/play (deal 1, event 1, play):" in problems
 
 
 def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, browser):
     base, _ = served
-    record = dict(RECORD, deals=[RECORD["deals"][0], RECORD["deals"][0]])  # deal 1: a wrong dealer, still a deal
+    record = dict(RECORD, deals=[RECORD["deals"][0], RECORD["deals"][0]])  # deal 2: a wrong dealer, still a deal
     paste(browser, base, json.dumps(record))
-    wait_for(lambda: "Perfect play analysed (52 positions)" in status(browser), 60)
-    second = browser.find_element(By.CSS_SELECTOR, "#deal-1 .analysis-status")
-    assert second.text.startswith("Perfect play: step through the deal to analyse all of it.")
-    assert browser.find_elements(By.CSS_SELECTOR, "#deal-1 .mark.costly") == []
+    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
+    assert status(browser, 1) == "Perfect play: step through the deal to analyse it."
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-1 .mark.costly") == [] and len(requests(browser)) == 1
     browser.find_element(By.CSS_SELECTOR, "#deal-1 .prev").click()
-    wait_for(lambda: "Perfect play analysed (52 positions)" in second.text, 60)
+    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser, 1), 60)
     assert [m.find_element(By.XPATH, "..").get_attribute("id")
             for m in browser.find_elements(By.CSS_SELECTOR, "#deal-1 .tricks .mark.costly")] == ["deal-1-event-4"]
+    assert len(requests(browser)) == 2
