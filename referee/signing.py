@@ -227,12 +227,23 @@ class Signer:
             except FileNotFoundError:
                 stamp = None
             if self._keys is None or stamp != self._stamp:
-                self._keys, made = open_ring(self.path)
-                if made:  # `referee serve` makes it first and says so; anyone else says it here
-                    logging.getLogger("referee.signing").warning(made_message(self.path))
-                st = self.path.stat()
-                self._stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+                self._read(stamp)
         return self._keys
+
+    def _read(self, stamp) -> None:
+        """Read the ring again. One that cannot be read (or made) signs nothing until it can:
+        the verdicts say so (signature null), the log says why, and no request fails on it."""
+        log = logging.getLogger("referee.signing")
+        try:
+            keys, made = open_ring(self.path)
+            st = self.path.stat()
+        except (RingError, OSError) as exc:
+            log.error("referee: verdicts are not signed: the key ring %s cannot be read: %s", self.path, exc)
+            self._keys, self._stamp = [], stamp  # said once, until the file changes
+            return
+        if made:  # `referee serve` makes it first and says so; anyone else says it here
+            log.warning(made_message(self.path))
+        self._keys, self._stamp = keys, (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def current(self) -> Key | None:
         return next((k for k in self.keys() if k.status == "current" and k.private), None)

@@ -175,3 +175,14 @@ def test_docs_records_md_s_verification_without_this_code_checks_a_verdict(clien
     assert scope["record_digest"](json.loads(REVOKE)) == v["provenance"]["record"]
     for change in ({"valid": False}, {"provenance": {**v["provenance"], "engine": "9"}}):
         assert not scope["holds"]({**v, **change}, keys)
+
+
+def test_a_key_ring_that_cannot_be_read_signs_nothing_and_fails_no_request(tmp_path, monkeypatch, caplog):
+    ring = tmp_path / "keys"
+    ring.write_text("{not json")
+    monkeypatch.setenv("REFEREE_SIGNING_KEYS", str(ring))
+    c = create_app({"TESTING": True, "DATABASE_URL": "sqlite:///:memory:"}).test_client()
+    r = c.post("/v1/verdicts", data=REVOKE, content_type="application/json")
+    assert r.status_code == 200 and r.get_json()["signature"] is None
+    assert c.get("/v1/keys").get_json()["keys"] == []
+    assert "cannot be read" in caplog.text and str(ring) in caplog.text
