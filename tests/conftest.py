@@ -1,6 +1,7 @@
 import os
 import shutil
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -14,10 +15,36 @@ BACKENDS = ["sqlite", "postgres"]
 os.environ.setdefault("REFEREE_SECRET_KEY", "the test suite's key")
 
 
+def _xdist_missing() -> bool:
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        return True
+    return False
+
+
+def pytest_addoption(parser):
+    if _xdist_missing():  # a venv made before the test extras had pytest-xdist: pyproject's options do nothing
+        parser.addoption("--numprocesses", default=None, help="(pytest-xdist is not installed)")
+        parser.addoption("--dist", default=None, help="(pytest-xdist is not installed)")
+
+
+if not _xdist_missing():
+    def pytest_xdist_auto_num_workers(config):
+        """pyproject's --numprocesses=auto: a worker per core (xdist's count) for the whole suite
+        or a folder of it; none for test files named on the command line, where starting a
+        worker (a Python importing the app and the test tools) costs more than it saves."""
+        if any(Path(arg.split("::")[0]).is_file() for arg in config.args):
+            return 0
+        return None
+
+
 def pytest_report_header(config):
     from tests.browser.conftest import report_header
 
-    return [report_header(), pg.report_header()]
+    serial = ["pytest-xdist is not installed: the tests run in one process (pip install -e '.[test]')"
+              ] if _xdist_missing() else []
+    return [report_header(), pg.report_header(), *serial]
 
 
 def no_postgres() -> None:
