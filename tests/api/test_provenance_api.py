@@ -186,3 +186,20 @@ def test_a_key_ring_that_cannot_be_read_signs_nothing_and_fails_no_request(tmp_p
     assert r.status_code == 200 and r.get_json()["signature"] is None
     assert c.get("/v1/keys").get_json()["keys"] == []
     assert "cannot be read" in caplog.text and str(ring) in caplog.text
+
+
+def test_referee_verify_checks_every_revision_of_an_export_with_the_saved_keys(signed_client, tmp_path, capsys):
+    from referee.cli import main
+    from referee.verify import OK
+
+    c = signed_client
+    t = make_tournament(c)
+    r = post_match(c, t, [won_by(0, [1] * 7)])
+    write(c, f"/v1/matches/{r.get_json()['id']}/deals", t["key"], r.headers["ETag"], {"dealer": 2, "trump": {"suit": "H"}})
+    store = c.application.extensions["referee.store"]
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in store.export(t["id"])))
+    (tmp_path / "keys.json").write_text(c.get("/v1/keys").get_data(as_text=True))
+    assert main(["verify", str(export), "--key", str(tmp_path / "keys.json")]) == OK
+    said = capsys.readouterr().out
+    assert said.count("the signature holds") == 2 and said.count(": the same verdict") == 2
