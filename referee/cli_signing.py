@@ -6,11 +6,13 @@ import os
 import sys
 from pathlib import Path
 
-from referee.signing import RingError, read_keys, ring_path, rotate
-from referee.verify import verify_files
+# The signing and checking code is imported by the commands that use it: building the command
+# line (every `referee` command, `check` too) imports none of it.
 
 
 def verify(args) -> int:
+    from referee.verify import verify_files
+
     reports, status = verify_files(args.files, args.record, args.key)
     for r in reports:
         for line in r.lines:
@@ -20,6 +22,8 @@ def verify(args) -> int:
 
 def _ring(args) -> Path | None:
     """--keys, else REFEREE_SIGNING_KEYS, else the file next to the SQLite database."""
+    from referee.signing import ring_path
+
     if args.keys:
         return Path(args.keys)
     url = args.database or os.environ.get("DATABASE_URL") or f"sqlite:///{Path.cwd() / 'referee.db'}"
@@ -27,6 +31,8 @@ def _ring(args) -> Path | None:
 
 
 def keys_rotate(args) -> int:
+    from referee.signing import RingError, rotate
+
     path = _ring(args)
     if path is None:
         print("referee signing-keys: no key ring: a database other than SQLite keeps none beside it; name one "
@@ -48,6 +54,8 @@ def keys_rotate(args) -> int:
 
 
 def keys_list(args) -> int:
+    from referee.signing import RingError, read_keys
+
     path = _ring(args)
     if path is None or not path.is_file():
         print(f"referee signing-keys: no key ring{' at ' + str(path) if path else ''}", file=sys.stderr)

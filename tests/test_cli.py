@@ -67,10 +67,11 @@ def test_json_lines_archives_and_export_files_are_read_and_j_keeps_the_order(tmp
 
 
 # What `referee check` of one deal must not import: the web, the database, the page and
-# rulebook renderers, and what only other commands use (serve's processes, -j N's pool).
+# rulebook renderers, and what only other commands use (serve's processes, -j N's pool, signing
+# and checking signed verdicts).
 NOT_FOR_CHECK = {"flask", "werkzeug", "sqlalchemy", "marshmallow", "jinja2", "markdown_it", "alembic", "psycopg",
-                 "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "subprocess",
-                 "multiprocessing"}
+                 "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "referee.signing",
+                 "referee.verify", "subprocess", "multiprocessing"}
 
 
 def test_check_starts_without_the_web_the_store_or_what_other_commands_need(tmp_path):
