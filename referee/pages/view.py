@@ -1,9 +1,12 @@
 """The adjudicator's view: a record's verdict as a page, deal by deal and trick by trick,
 with every decision on the card that caused it and a link to its rule.
 
-A deal's steps are the judging replay's own states (`judge(..., steps=...)`). A record of
-more deals than `PAGE_INLINE_DEALS` shows its first deal whole and every other deal's decision,
-and fetches a deal's tricks and steps when it is opened (`.../deals/<index>`): its page stays small."""
+A deal's steps are the judging replay's own states (`judge(..., steps=...)`), for a pasted
+record and a stored match alike: one replay, the same call that makes the verdict, so the page
+steps through every event the verdict counts (a settled claim's line, the bell's perfect play).
+A record of more deals than `PAGE_INLINE_DEALS` shows its first deal whole and every other
+deal's decision, and fetches a deal's tricks and steps when it is opened (`.../deals/<index>`):
+its page stays small."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -14,7 +17,7 @@ from referee import jsontext
 from referee.api.auth import bearer_key
 from referee.api.problems import Problem
 from referee.api.verdicts import load_record, read_json
-from referee.engine import Record, Step, deal_steps, judge, resolve
+from referee.engine import Record, Step, judge, resolve
 from referee.visibility import PublicView, face_down_plays
 
 from referee.store.errors import Forbidden, NotFound, Unauthorized
@@ -57,7 +60,7 @@ def check():
     except Problem as exc:
         return _form_again(text, exc.status, exc.title, exc.extra.get("errors") or [{"pointer": "/", "detail": exc.detail}])
     lazy = _lazy(len(record.deals))
-    verdict = judge(record, steps={0} if lazy else True)
+    verdict = judge(record, steps=_inline(data))
     page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
                  deal_url=lambda i: url_for("pages_view.checkDeal", index=i))
     page["record_json"] = data  # sent back to open a deal, and carried by a moment's link (in its fragment)
@@ -101,7 +104,8 @@ def match_page(match_id: str):
         return Response(status=304, headers={"ETag": view.etag})
     full_record = view.revision.record
     page = _page(full_record, None, full=view.full, live=view.match.status != "finished", match=view.as_dict(),
-                 public=None if view.full else view.public(), steps=_replayed(full_record), deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
+                 public=None if view.full else view.public(), steps=_replayed(full_record, _inline(full_record)),
+                 deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
     page["etag"] = view.etag
     if _with_hands(full_record):  # what a reader may see of it is the analysis endpoint's to say
         page["analysis_url"] = url_for("analysis.getMatchAnalysis", match_id=match_id)
@@ -115,7 +119,7 @@ def match_deal(match_id: str, index: int):
     view = _store().get_match(match_id, bearer_key())
     full_record = view.revision.record
     _has_deal(len(full_record["deals"]), index)
-    answer = _deal_answer(_one_deal(full_record, None, _replayed(full_record), index, match=view.as_dict(),
+    answer = _deal_answer(_one_deal(full_record, None, _replayed(full_record, {index}), index, match=view.as_dict(),
                                      public=None if view.full else view.public()))
     return answer
 
@@ -125,7 +129,7 @@ def revision_page(match_id: str, number: int):
     revision = _readable(lambda: _store().revision_view(match_id, number, bearer_key()))
     full_record = revision["full_record"]
     page = _page(full_record, None, full=revision["full"], live=False, match=revision, public=revision["view"],
-                 steps=_replayed(full_record),
+                 steps=_replayed(full_record, _inline(full_record)),
                  deal_url=lambda i: url_for("pages_view.revisionDeal", match_id=match_id, number=number, index=i))
     return render_template("verdict.html", **page)
 
@@ -135,7 +139,7 @@ def revision_deal(match_id: str, number: int, index: int):
     revision = _store().revision_view(match_id, number, bearer_key())
     full_record = revision["full_record"]
     _has_deal(len(full_record["deals"]), index)
-    return _deal_answer(_one_deal(full_record, None, _replayed(full_record), index,
+    return _deal_answer(_one_deal(full_record, None, _replayed(full_record, {index}), index,
                                   match=revision, public=revision["view"]))
 
 
@@ -145,6 +149,11 @@ def _store():
 
 def _lazy(deals: int) -> bool:
     return deals > current_app.config.get("PAGE_INLINE_DEALS", INLINE_DEALS)
+
+
+def _inline(data: dict) -> bool | set[int]:
+    """The deals whose steps a page holds: all, or the first one of a big record."""
+    return {0} if _lazy(len(data.get("deals", []))) else True
 
 
 def _has_deal(deals: int, index: int) -> None:
@@ -157,11 +166,10 @@ def _kept(verdict) -> StepsOf:
     return lambda i: verdict.deals[i].steps
 
 
-def _replayed(full_record: dict) -> StepsOf:
-    """A stored match's steps: its verdict is stored, so the deal asked for is replayed alone."""
-    record = Record.from_dict(full_record)
-    options = resolve(record.preset, record.options)
-    return lambda i: deal_steps(options, record.deals[i]) if i < len(record.deals) else None
+def _replayed(full_record: dict, wanted: bool | set[int]) -> StepsOf:
+    """A stored match's steps (of the deals `wanted`): its record judged again with steps, the
+    same replay that made its stored verdict, the bell and a settled claim's line included."""
+    return _kept(judge(Record.from_dict(full_record), steps=wanted))
 
 
 def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: StepsOf, deal_url: Callable[[int], str],
@@ -237,7 +245,9 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
     events = [dict(_event_view(e, names, open_, i in down), ignored=i in ignored)
               for i, e in enumerate(deal_record.get("events", []))]
     in_tricks = {c["event"] for t in deal["tricks"] for c in t["cards"]}
-    return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline,
+    # the referee's plays (a settled claim's line, the bell's) are numbered on after the record's
+    counted = max([len(events)] + [s["event"] + 1 for s in timeline if s.get("referee")])
+    return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline, "counted": counted,
             "other_violations": [v for v in deal["violations"] if v["event"] is None],
             "open_violations": [v for v in deal["violations"] if v["event"] is not None and v["event"] not in in_tricks],
             "names": names}

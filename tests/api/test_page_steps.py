@@ -122,3 +122,52 @@ def test_a_stored_deal_opened_alone_is_hidden_as_the_page_hides_it(store_app, st
         assert (hands is None) == (headers == {})  # the live deal's hands: the key holder's only
     assert store_client.get(f"/matches/{mid}/deals/2").status_code == 404
     assert store_client.get(f"/matches/{mid}/revisions/1/deals/1").get_json()["steps"][-1]["hands"] is None
+
+
+EVENTS = re.compile(r'class="stepper" data-deal="(\d+)"[^>]*data-events="(\d+)"')
+EXAMPLES = RECORDS[0].parents[3] / "examples"
+
+
+def _stored_records() -> list[tuple[str, dict]]:
+    """Every worked example and every golden record a tournament would store (a valid one)."""
+    from referee.engine import adjudicate_dict
+
+    found = [(p.name, json.loads(p.read_text())) for p in sorted(EXAMPLES.glob("*.json"))]
+    found += [(p.name, json.loads(p.read_text())["record"]) for p in RECORDS]
+    return [(name, data) for name, data in found if adjudicate_dict(data)["valid"]]
+
+
+@pytest.mark.parametrize("name, data", _stored_records(), ids=[n for n, _ in _stored_records()])
+def test_a_stored_matchs_page_steps_and_counts_as_check_of_the_same_record(client, name, data):
+    """One replay: a match page shows the steps the judging replay keeps, with the step bar's
+    event count, exactly as the same record pasted at /check (a settled claim's line and the
+    bell's perfect play included, not a second replay that stops at the record's last event)."""
+    t = make_tournament(client, preset=data["preset"], **data.get("options", {}))
+    body = {"tournament": t["id"], "record": {k: v for k, v in data.items() if k != "preset"}}
+    stored = client.post("/v1/matches", json=body, headers=auth(t["key"])).get_json()
+    page = client.get(f"/matches/{stored['id']}", headers=auth(t["key"])).get_data(as_text=True)
+    pasted = client.post("/check", data={"record": json.dumps(stored["record"])}).get_data(as_text=True)
+    assert page_steps(page) == page_steps(pasted) and len(page_steps(page)) == len(data["deals"])
+    assert EVENTS.findall(page) == EVENTS.findall(pasted)
+    for steps, (deal, counted), verdict in zip(page_steps(page), EVENTS.findall(page), stored["verdict"]["deals"]):
+        assert int(counted) == steps[-1]["event"] + 1 or steps[-1].get("ignored") or "error" in steps[-1]
+        if verdict.get("claim") or (verdict.get("at_close") or {}).get("perfect_play"):  # the referee's plays step
+            referee = [s for s in steps if s.get("referee")]
+            line = (verdict.get("claim") or {}).get("line") or verdict["at_close"]["line"]
+            assert [s["table"][-1]["card"] for s in referee] == [p["card"] for p in line], deal
+        if verdict["status"] in ("complete", "ended_by_penalty"):
+            assert steps[-1]["tricks_won"] == verdict["tricks_won"], deal
+
+
+def test_the_bell_deal_of_a_stored_match_steps_to_its_end(client):
+    """The newcomer's case: closed at the bell under abandoned_deal perfect_play, the page
+    steps past the record's 36 events through the referee's 12 plays to the verdict's 5-7."""
+    data = json.loads((EXAMPLES / "closed-at-the-bell.json").read_text())
+    t = make_tournament(client, **data["options"])
+    body = {"tournament": t["id"], "record": {k: v for k, v in data.items() if k != "preset"}}
+    mid = client.post("/v1/matches", json=body, headers=auth(t["key"])).get_json()["id"]
+    page = client.get(f"/matches/{mid}").get_data(as_text=True)
+    bell = page_steps(page)[1]
+    assert EVENTS.findall(page)[1] == ("1", "48")
+    assert bell[-1]["event"] == 47 and bell[-1]["tricks_won"] == [5, 7] and bell[-1]["referee"]
+    assert sum(1 for s in bell if s.get("referee")) == 12
