@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee import jsontext
 from referee.api.auth import bearer_key
@@ -39,19 +40,24 @@ def _helpers() -> dict:
 
 @bp.get("/", endpoint="landing")
 def landing():
-    return render_template("landing.html", text="", problems=None)
+    return _form("")
 
 
 @bp.get("/check", endpoint="checkAgain")
 def check_again():
-    return redirect(url_for("pages_view.landing"))
+    """A verdict page reloaded (or a moment's link opened): the form, which the page's script
+    fills with the record this tab last judged (kept in the tab) and sends again."""
+    return _form("", again=True)
 
 
 @bp.post("/check", endpoint="check")
 def check():
     """A pasted record or an uploaded file, judged and shown; errors next to the text."""
-    upload = request.files.get("file")
-    text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("record", "")
+    try:
+        upload = request.files.get("file")
+        text = upload.read().decode("utf-8", "replace") if upload and upload.filename else request.form.get("record", "")
+    except RequestEntityTooLarge:
+        return _too_big()
     try:
         data = jsontext.loads(text)
         record = load_record(data)
@@ -80,8 +86,34 @@ def check_deal(index: int):
     return _deal_answer(_one_deal(data, verdict.as_dict(), _kept(verdict), index))
 
 
+def _form(text: str, problems: dict | None = None, again: bool = False) -> str:
+    limits = _limits()
+    return render_template("landing.html", text=text, problems=problems, again=again,
+                           max_text=limits[0], max_body=limits[1], sizes=[_size(n) for n in limits])
+
+
 def _form_again(text: str, status: int, title: str, problems: list[dict]):
-    return render_template("landing.html", text=text, problems={"title": title, "errors": problems}), status
+    return _form(text, {"title": title, "errors": problems}), status
+
+
+def _limits() -> tuple[int, int]:
+    """What the form takes: pasted text (Flask's form memory limit), and a whole request (a file)."""
+    config = current_app.config
+    return int(config.get("MAX_FORM_MEMORY_SIZE") or 500_000), int(config.get("MAX_CONTENT_LENGTH") or 1024 * 1024)
+
+
+def _size(n: int) -> str:
+    if n % (1024 * 1024) == 0:
+        return f"{n // (1024 * 1024)} MiB"
+    return f"{n // 1000:,} KB" if n % 1000 == 0 else f"{n:,} bytes"
+
+
+def _too_big():
+    """Over the form's limits: the form again (the text is not read, so it cannot be shown)."""
+    text, body = (_size(n) for n in _limits())
+    return _form_again("", 413, "The record is too big for this form", [{"pointer": "/", "detail": (
+        f"the form takes a pasted record of up to {text}, and a record file of up to {body}: choose the "
+        f"record as a file below; a bigger record is checked with `referee check FILE`")}])
 
 
 def _readable(load: Callable[[], Any]) -> Any:
@@ -247,7 +279,10 @@ def _deal_view(index: int, deal: dict, deal_record: dict, timeline: list[dict], 
     in_tricks = {c["event"] for t in deal["tricks"] for c in t["cards"]}
     # the referee's plays (a settled claim's line, the bell's) are numbered on after the record's
     counted = max([len(events)] + [s["event"] + 1 for s in timeline if s.get("referee")])
+    marks = [{k: v.get(k) for k in ("event", "code", "penalty", "corrected", "pending", "message")}
+             for v in deal["violations"] if v.get("event") is not None]  # on the table at their step
     return {"index": index, "deal": deal, "tricks": tricks, "events": events, "steps": timeline, "counted": counted,
+            "marks": marks,
             "other_violations": [v for v in deal["violations"] if v["event"] is None],
             "open_violations": [v for v in deal["violations"] if v["event"] is not None and v["event"] not in in_tricks],
             "names": names}

@@ -34,6 +34,10 @@
     this.deal = Number(root.dataset.deal);
     this.steps = steps || JSON.parse(root.querySelector("script.steps").textContent);
     this.names = JSON.parse(root.dataset.names || "null") || ["seat 0", "seat 1", "seat 2", "seat 3"];
+    this.violations = JSON.parse(root.dataset.violations || "[]");
+    this.marks = {};  // event -> the violations committed by that event's card
+    var marks = this.marks;
+    this.violations.forEach(function (v) { (marks[v.event] = marks[v.event] || []).push(v); });
     this.cursor = 0;
     var self = this;
     root.querySelector(".prev").addEventListener("click", function () { self.move(-1); });
@@ -78,18 +82,30 @@
     var refereeFrom = this.refereeFrom();
     var centre = root.querySelector(".centre");
     centre.textContent = "";
+    var marks = this.marks;
     step.table.forEach(function (p) {
       var wins = step.won && step.won.winner === p.seat;
+      var broke = marks[p.event];
       var slot = document.createElement("span");
-      slot.className = "slot slot" + p.seat + (wins ? " wins" : "") + (p.event >= refereeFrom ? " referee" : "");
+      slot.className = "slot slot" + p.seat + (wins ? " wins" : "") + (p.event >= refereeFrom ? " referee" : "") +
+        (broke ? " violating" : "");
       slot.appendChild(cardEl(p.card, p.face_down ? "facedown" : ""));
       var who = document.createElement("small");
       who.textContent = " " + names[p.seat] + (wins ? " wins" : "");
       slot.appendChild(who);
+      if (broke) {
+        var mark = document.createElement("small");
+        mark.className = "violation-mark";
+        mark.textContent = broke.map(function (v) { return v.code.replace(/_/g, " "); }).join(", ");
+        slot.appendChild(mark);
+      }
       centre.appendChild(slot);
     });
     root.querySelector(".position").textContent = this.line(k, step);
+    this.violationLine(step);
     this.legalLine(step);
+    root.querySelector(".prev").disabled = k === 0;
+    root.querySelector(".next").disabled = k === this.steps.length - 1;
     var moment = "deal=" + (this.deal + 1) + "&event=" + (step.event + 1);
     var link = root.querySelector(".permalink");
     link.hidden = pasted === undefined || pasted === false;  // a pasted record: once packed, if it fits
@@ -146,6 +162,37 @@
     }
   };
 
+  // The violation this step's card committed, said at its step (the card is marked on the table).
+  Stepper.prototype.violationLine = function (step) {
+    var el = this.root.querySelector(".step-violation");
+    if (!el) { return; }
+    var found = step.ignored ? null : this.marks[step.event];
+    el.hidden = !found;
+    el.textContent = "";
+    if (!found) { return; }
+    var self = this;
+    found.forEach(function (v) {
+      var head = document.createElement("strong");
+      head.textContent = v.code.replace(/_/g, " ") + (v.penalty ? ", decides the deal" : "") +
+        (v.corrected ? ", corrected" : "") + (v.pending ? ", pending (the trick is open)" : "");
+      el.appendChild(head);
+      el.appendChild(document.createTextNode(": " + self.said(v.message || "") + ". "));
+    });
+  };
+
+  // Where a deal opens: at its decisive moment, the first violation's card, once the deal is
+  // decided; at its last event while it is played (or stopped by a record error).
+  Stepper.prototype.opening = function () {
+    var status = this.root.dataset.status;
+    var first = Math.min.apply(null, this.violations.map(function (v) { return v.event; }));
+    if (status !== "in_progress" && status !== "invalid" && isFinite(first)) {
+      for (var k = 0; k < this.steps.length; k++) {
+        if (this.steps[k].event === first && !this.steps[k].ignored && !this.steps[k].error) { return k; }
+      }
+    }
+    return this.steps.length - 1;
+  };
+
   // "text (rule link)." in `el`.
   Stepper.prototype.ruleNote = function (el, text, id, label) {
     el.appendChild(document.createTextNode(text + " ("));
@@ -189,7 +236,7 @@
       if (!el) { return null; }
       var s = new Stepper(el, answer.steps);
       steppers[deal] = s;
-      s.show(s.steps.length - 1, false);
+      s.show(s.opening(), false);
       details.dataset.loaded = "1";
       return s;
     }).catch(function (err) {
@@ -231,7 +278,7 @@
     document.querySelectorAll(".stepper").forEach(function (el) {
       var s = new Stepper(el);
       steppers[s.deal] = s;
-      s.show(s.steps.length - 1, false);
+      s.show(s.opening(), false);
     });
     document.querySelectorAll("details.deal-more").forEach(function (details) {
       details.addEventListener("toggle", function () { if (details.open) { load(details); } });
@@ -332,7 +379,7 @@
     if (!form || !params.has("r") || typeof DecompressionStream === "undefined") { return; }
     var cap = Number(form.dataset.maxRecord);
     Promise.resolve().then(function () { return inflateCapped(fromBase64url(params.get("r")), cap); }).then(function (bytes) {
-      form.querySelector("#record").value = new TextDecoder().decode(bytes);
+      putRecord(form, new TextDecoder().decode(bytes));
       params.delete("r");
       form.action = form.getAttribute("action") + "#" + params.toString();
       form.submit();
@@ -345,6 +392,96 @@
                     "paste the record or choose its file instead.");
       }
     });
+  }
+
+  // -- the pasted record kept in this tab: its page reloaded (GET /check?deal=1&event=6) is
+  // judged again, at the same moment, instead of showing an empty form ----------------------
+  var PASTED = "referee-pasted";
+
+  function keepPasted() {
+    var record = document.getElementById("record-json");
+    if (!record) { return; }
+    history.replaceState(null, "", location.href);  // a reload asks GET /check, not to send the form again
+    try {
+      sessionStorage.setItem(PASTED, record.textContent);
+    } catch (err) {  // more than the tab keeps: a reload shows the form, and says so
+      sessionStorage.removeItem(PASTED);
+    }
+  }
+
+  // A record the page sends itself: as a file, which the form takes up to the body limit (as
+  // text it takes less), else as text.
+  function putRecord(form, text) {
+    try {
+      var files = new DataTransfer();
+      files.items.add(new File([text], "record.json", {type: "application/json"}));
+      form.querySelector("#file").files = files.files;
+    } catch (err) {
+      form.querySelector("#record").value = text;
+    }
+  }
+
+  function judgeAgain() {
+    var form = document.querySelector("form.check[data-again]");
+    if (!form || new URLSearchParams(location.hash.slice(1)).has("r")) { return; }  // a moment's link has its own
+    var note = document.getElementById("again");
+    var text = sessionStorage.getItem(PASTED);
+    note.hidden = false;
+    if (!text) {
+      note.textContent = "This tab keeps no record to show again (none was judged in it, or it was too big to keep): " +
+        "paste it or choose its file.";
+      return;
+    }
+    note.textContent = "Judging again the record this tab last showed\u2026";
+    putRecord(form, text);
+    form.action = form.getAttribute("action") + location.search + location.hash;
+    form.submit();
+  }
+
+  // -- the form's limits, said before sending (the server says them too, without the text) ---
+  function bytesText(n) {
+    return n >= 1048576 ? (n / 1048576).toFixed(1) + " MiB" : Math.ceil(n / 1000) + " KB";
+  }
+
+  function showProblem(form, title, detail) {
+    var old = document.querySelector("section.problems");
+    if (old) { old.remove(); }
+    var box = document.createElement("section");
+    box.className = "problems";
+    box.setAttribute("role", "alert");
+    var h = document.createElement("h2");
+    h.textContent = title;
+    var p = document.createElement("p");
+    p.textContent = detail;
+    box.appendChild(h);
+    box.appendChild(p);
+    form.parentNode.insertBefore(box, form);
+  }
+
+  function checkSizes() {
+    var form = document.querySelector("form.check");
+    if (!form || !form.dataset.maxText) { return; }
+    var area = form.querySelector("#record"), input = form.querySelector("#file");
+    form.addEventListener("submit", function (e) {
+      var maxText = Number(form.dataset.maxText), maxBody = Number(form.dataset.maxBody), detail = null;
+      var file = input.files && input.files[0];
+      if (file && file.size > maxBody) {
+        detail = "The record file is " + bytesText(file.size) + "; the form takes a record file of up to " +
+          form.dataset.bodySize + ". A bigger record is checked with referee check FILE.";
+      } else if (!file && new TextEncoder().encode(area.value).length > maxText) {
+        detail = "The pasted record is " + bytesText(new TextEncoder().encode(area.value).length) +
+          "; the form takes pasted text of up to " + form.dataset.textSize + ": choose it as a file below " +
+          "(a record file of up to " + form.dataset.bodySize + ").";
+      }
+      if (detail) {
+        e.preventDefault();
+        showProblem(form, "The record is too big for this form", detail);
+        input.focus();
+      } else if (file) {
+        area.disabled = true;  // the file is judged: its text is not sent twice
+      }
+    });
+    window.addEventListener("pageshow", function () { area.disabled = false; });
   }
 
   document.addEventListener("keydown", function (e) {
@@ -375,9 +512,8 @@
     return fetch(location.pathname, {headers: headers(), cache: "no-store"}).then(function (r) {
       if (r.status === 304) { return; }
       var locked = document.getElementById("not-found");  // a private match opened without its key
-      if (locked && r.status !== 200) {
-        var state = document.getElementById("key-state");
-        if (state) { state.textContent = "That key does not open this match."; }
+      if (r.status !== 200) {
+        refused(r.status);
         return;
       }
       etag = r.headers.get("ETag");
@@ -389,10 +525,21 @@
           var keep = active ? {deal: active.deal, cursor: active.cursor, last: active.cursor === active.steps.length - 1} : null;
           old.replaceWith(fresh);
           init();
-          if (keep && steppers[keep.deal] && !keep.last) { steppers[keep.deal].show(keep.cursor, false); }
+          var s = keep && steppers[keep.deal];
+          if (s) { s.show(keep.last ? s.steps.length - 1 : Math.min(keep.cursor, s.steps.length - 1), false); }
         }
       });
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+
+  // A key the server refused (401, 403, or the 404 of a private match): said beside the form,
+  // and dropped, so that the page goes on following the match as the table sees it.
+  function refused(status) {
+    var key = "referee-key:" + location.pathname;
+    if (!sessionStorage.getItem(key) || [401, 403, 404].indexOf(status) < 0) { return; }
+    sessionStorage.removeItem(key);
+    var state = document.getElementById("key-state");
+    if (state) { state.textContent = "That key does not open this match."; }
   }
 
   function initKey() {
@@ -410,8 +557,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     packRecord();
+    keepPasted();
     init();
     unpackRecord();
+    judgeAgain();
+    checkSizes();
     var verdict = document.getElementById("verdict");
     // A live match, or a private one opened without its key (the key form opens it): followed.
     if ((verdict && verdict.dataset.live) || document.getElementById("not-found")) {

@@ -24,3 +24,23 @@ def test_a_record_error_is_shown_at_its_deal_and_event(client):
                                               '"events": [{"seat": 0, "play": "AH"}]}]}'})
     page = r.get_data(as_text=True)
     assert r.status_code == 200 and "out_of_turn" in page and 'href="?deal=1&amp;event=1"' in page
+
+
+def test_a_record_over_the_forms_limits_is_the_form_again_naming_them(client):
+    """Without the page's script (which says it before sending): pasted text over 500 KB, or a
+    file over the 1 MiB body limit, is the form with the limits and the way round them, as a
+    page, not the API's problem JSON."""
+    big = (EXAMPLES / "revoke.json").read_text() + " " * 600_000
+    for data in ({"record": big}, {"file": (io.BytesIO(big.encode() * 2), "big.json")}):
+        r = client.post("/check", data=data, content_type="multipart/form-data")
+        page = r.get_data(as_text=True)
+        assert r.status_code == 413 and r.mimetype == "text/html"
+        assert "too big for this form" in page and "500 KB" in page and "1 MiB" in page and "as a file" in page
+    r = client.post("/check", data={"file": (io.BytesIO(big.encode()), "big.json")}, content_type="multipart/form-data")
+    assert r.status_code == 200 and "penalty court" in r.get_data(as_text=True)  # as a file it is judged
+
+
+def test_check_reached_by_get_is_the_form_that_judges_the_kept_record_again(client):
+    page = client.get("/check?deal=1&event=6").get_data(as_text=True)
+    assert 'data-again="1"' in page and 'id="record"' in page
+    assert 'data-again' not in client.get("/").get_data(as_text=True)

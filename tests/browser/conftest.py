@@ -68,14 +68,16 @@ def browser(chromium, request):
     chromium.get("about:blank")  # a live page polls on: not into the next test, whose server is another
     # A form answered 422 is logged as a failed "resource": that is the page itself, not a script error
     # (so is an analysis past its search limit).
-    # So is a 404 page a test opens on purpose (an unknown page, a private tournament or its match).
+    # So is a 404 page a test opens on purpose (an unknown page, a private tournament or its match,
+    # a page asked for with a wrong key).
     errors = [e for e in chromium.get_log("browser") if e["level"] == "SEVERE"
               and not (e["source"] == "network" and "/check - " in e["message"])
               # a position past the search limit is answered 422: the page says so beside the cards
               and not (e["source"] == "network" and "422" in e["message"] and "analysis" in e["message"])
               and not (e["source"] == "network" and "404" in e["message"]
                        and ("/tournaments/" in e["message"] or "/no-such-page" in e["message"]
-                            or request.node.name.startswith("test_a_private_tournaments_match_page")))]
+                            or request.node.name.startswith("test_a_private_tournaments_match_page")
+                            or "wrong_key" in request.node.name))]
     assert errors == [], f"JavaScript console errors: {errors}"
 
 
