@@ -14,6 +14,8 @@ from referee.engine import catalogue
 from referee.engine.errors import shown
 from referee.store.errors import Forbidden, NotFound, Unauthorized
 
+from .rules import rule_html
+
 bp = Blueprint("pages_tournaments", __name__)
 
 PER_PAGE = 25
@@ -39,14 +41,15 @@ def tournaments_page():
 
 
 def preset_in_words(preset: str, options: dict) -> dict:
-    """The preset's title and text and each option it overrides, as the rulebook names them."""
+    """The preset's title and text (the rulebook's Markdown as HTML, as the rulebook page shows
+    it) and each option it overrides, as the rulebook names them."""
     rules = catalogue()
     about = rules.get(f"preset.{preset}")
     given = []
     for name, value in sorted(options.items()):
         option = rules.get(f"option.{name}")
         given.append({"name": name, "title": option.title if option else name, "value": value})
-    return {"title": about.title if about else preset, "text": about.text if about else "", "options": given}
+    return {"title": about.title if about else preset, "html": rule_html(about.id) if about else "", "options": given}
 
 
 def _filters() -> tuple[str | None, str | None]:

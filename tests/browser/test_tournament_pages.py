@@ -8,6 +8,7 @@ from pathlib import Path
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from tests.browser.conftest import SHOTS
 from tests.browser.test_pages import api, wait_for
 from tests.helpers import won_by
 
@@ -194,3 +195,82 @@ def test_a_private_tournaments_match_page_opens_with_its_read_key_and_follows_th
         "var v = document.getElementById('verdict'); return v ? v.textContent.toLowerCase() : '';"))
     browser.refresh()  # kept in the tab: the page opens itself again
     wait_for(lambda: browser.find_elements(By.ID, "verdict"))
+
+
+def _fits(browser) -> list:
+    """What sticks out of the window: the page wider than it, or a table's cell past its edge."""
+    return browser.execute_script("""
+        var width = document.documentElement.clientWidth, out = [];
+        if (document.documentElement.scrollWidth > width) { out.push(['page', document.documentElement.scrollWidth, width]); }
+        document.querySelectorAll('table.listing td, table.listing th, .preset, .sheet-meta').forEach(function (el) {
+          var r = el.getBoundingClientRect(), head = el.closest('thead');
+          if (head && head.getBoundingClientRect().height <= 1) { return; }  // kept for screen readers only
+          if (r.width > 0 && (r.right > width + 0.5 || r.left < -0.5)) { out.push([el.textContent.trim().slice(0, 30), r.left, r.right, width]); }
+        });
+        return out;""")
+
+
+def _a_night(base):
+    t = tournament(base, options={"target": 7})
+    names = [["Asad Mahmood", "Bilal Chaudhry", "Chandni Kapoor", "Dev Malhotra"], ["Esha", "Faisal", "Gul", "Hina"]]
+    close(base, t, *match(base, t, names[0], REVOKE["deals"], "table-1"))
+    close(base, t, *match(base, t, names[1], [won_by(0, [1] * 7)], "table-2"))
+    return t
+
+
+def test_the_tournament_page_fits_a_phone_on_screen_and_in_print(served, browser):
+    """360-430 px: the standings, matches and disputes are read without sideways scrolling,
+    each row's cells labelled; printed (the standings sheet), no column is cut either."""
+    base, _ = served
+    t = _a_night(base)
+    try:
+        for width in (360, 390, 430):
+            browser.set_window_size(width, 900)
+            browser.get(f"{base}/tournaments/{t['id']}")
+            assert _fits(browser) == [], width
+            courts = browser.find_element(By.CSS_SELECTOR, "#standings tbody tr td.courts")
+            assert courts.is_displayed() and "Courts" in courts.get_attribute("data-label")
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+            try:
+                assert _fits(browser) == [], ("print", width)
+                assert browser.find_element(By.CSS_SELECTOR, "#standings tbody tr td.courts").is_displayed()
+            finally:
+                browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        browser.save_screenshot(str(SHOTS / "tournament-390.png"))
+    finally:
+        browser.set_window_size(1280, 1600)
+    browser.get(f"{base}/tournaments/{t['id']}")  # at desktop width the tables are tables
+    assert _fits(browser) == []
+    assert browser.find_element(By.CSS_SELECTOR, "#standings thead").is_displayed()
+
+
+def test_the_presets_text_is_the_rulebooks_words_not_its_markdown(served, browser):
+    base, _ = served
+    t = tournament(base)
+    browser.get(f"{base}/tournaments/{t['id']}")
+    text = browser.find_element(By.CSS_SELECTOR, "#preset .preset-text")
+    assert "`" not in text.text and "*" not in text.text
+    assert [c.text for c in text.find_elements(By.TAG_NAME, "code")] == ["play_on"]
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert text.is_displayed() and "`" not in text.text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def test_the_printed_match_page_numbers_each_trick_once(served, browser):
+    """"Trick 10, led by ...": no list number before it ("1. Trick 1"), nor one cut off ("0. Trick 10")."""
+    base, _ = served
+    t = tournament(base)
+    m, _ = match(base, t, ["A", "B", "C", "D"], [won_by(0, [1] * 7, n=13)], "table-1")
+    browser.get(f"{base}/matches/{m['id']}")
+    for media in ("", "print"):
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": media})
+        try:
+            marker = browser.execute_script(
+                "var li = document.querySelector('ol.tricks > li'); return [getComputedStyle(li).listStyleType,"
+                " getComputedStyle(li).display, li.querySelector('.trick-head').textContent];")
+            assert marker[0] == "none" or marker[1] != "list-item", (media, marker)
+            assert marker[2].startswith("Trick 1, led by")
+        finally:
+            browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
