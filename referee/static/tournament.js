@@ -18,9 +18,10 @@
   function refresh() {
     return fetch(location.pathname + location.search, {headers: headers(), cache: "no-store"}).then(function (r) {
       if (r.status === 304) { return; }
-      if (r.status === 404) {
+      if (r.status === 404) {  // the key typed does not open it: said, and dropped, so the page follows on
         var state = document.getElementById("key-state");
-        if (state) { state.textContent = "That key does not open this tournament."; }
+        if (state && sessionStorage.getItem(KEY)) { state.textContent = "That key does not open this tournament."; }
+        sessionStorage.removeItem(KEY);
         return;
       }
       etag = r.headers.get("ETag");

@@ -97,6 +97,18 @@ def test_the_standings_follow_a_match_finished_in_another_client_without_a_reloa
     assert "closed" in rows(browser, "matches")[0]
 
 
+def test_a_wrong_key_on_a_public_tournament_page_says_so_and_the_page_follows_on(served, browser):
+    base, _ = served
+    t = tournament(base)
+    m, tag = match(base, t, ["A", "B", "C", "D"], [won_by(0, [1] * 7)], "table-1")
+    browser.get(f"{base}/tournaments/{t['id']}")
+    browser.find_element(By.ID, "key").send_keys("rk_not-the-key")
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
+    close(base, t, m, tag)
+    wait_for(lambda: len(rows(browser, "standings")) == 2)
+
+
 def open_with_the_key(browser, t, shown):
     """On a private page's not-found page: a wrong key says so; the read key shows `shown`."""
     assert browser.find_element(By.TAG_NAME, "h1").text == "Not found"
