@@ -125,7 +125,7 @@ def test_a_pasted_record_over_the_forms_limit_is_told_so_and_the_file_upload_tak
     area = browser.find_element(By.ID, "record")
     browser.execute_script("arguments[0].value = arguments[1];", area, big)
     browser.find_element(By.CSS_SELECTOR, "form.check button[type=submit]").click()
-    problem = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, ".problems"))[0].text
+    problem = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "section.problems"))[0].text
     assert "too big for this form" in problem and "500 KB" in problem and "1 MiB" in problem and "file" in problem
     assert "Request Entity Too Large" not in browser.page_source and browser.current_url == base + "/"
     assert len(browser.find_element(By.ID, "record").get_attribute("value")) == len(big)  # the text is kept
