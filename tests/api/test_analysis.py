@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 from referee.engine.simulate import deal_hands
-from referee.solver import SearchLimit
 from tests.api.spec import spec, validate_response
+from tests.solver.whole_deals import REPORT_EVERY
 
 RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
 # seven-courts, spades trumps, dealer 0. Trick 1: seat 1 leads 4C, seat 0 trumps it with 9S.
@@ -255,7 +255,7 @@ def test_one_budget_for_the_whole_deal_the_deep_positions_past_it(app, client):
     start, *found, end = lines(post(client, {"record": played, "deal": 0, "whole_deal": True, "line": False}))
     # The whole request spends 3000 nodes at most (and what one search does before it checks):
     # the late positions are answered, then the budget is spent and the rest are past it.
-    assert end["nodes"] <= 3000 + SearchLimit.CHECK_EVERY and end["analysed"] and end["past_limit"]
+    assert end["nodes"] <= 3000 + REPORT_EVERY and end["analysed"] and end["past_limit"]
     assert max(end["past_limit"]) < min(end["analysed"])
     assert all(f["nodes"] == 0 for f in found if f["kind"] == "past_limit" and f["event"] < max(end["past_limit"]))
 

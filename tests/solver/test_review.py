@@ -14,7 +14,7 @@ from referee.solver import Outcome, SearchLimit
 from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at, cost_words,
                                    plays, review_deal)
 
-from .whole_deals import hidden_trump, lopsided
+from .whole_deals import REPORT_EVERY, hidden_trump, lopsided
 
 DATA = json.loads((Path(__file__).parent / "records" / "one-costly-play.json").read_text())
 # seven-courts, spades trumps. Trick 2 (event 4): seat 0 leads the 2S; the AS would have
@@ -141,7 +141,7 @@ def test_one_budget_for_the_whole_deal_the_deep_positions_past_it_reported_unsea
     found = list(whole)
     solved, past = whole.of(Solved), whole.of(PastLimit)
     assert solved and past and max(past) < min(solved)  # the late positions answered, the deep ones not
-    assert whole.end_dict()["nodes"] <= 3000 + SearchLimit.CHECK_EVERY  # the search stops at its next check
+    assert whole.end_dict()["nodes"] <= 3000 + REPORT_EVERY  # the search stops at its next report
     searched = [f for f in found if isinstance(f, PastLimit) and f.nodes > 0]
     assert len(searched) <= 1  # at most one search ran out of the budget; the rest were never started
     for f in found:

@@ -10,6 +10,10 @@ from referee.engine.cards import DECK
 from referee.engine.record import PLAY, REVEAL, Event
 from referee.engine.simulate import choose_trump
 
+# A search reports its nodes to its budget every 1,024 (referee.solver.core), so one search
+# may go that far past what was left before it stops: a budget's bound for the tests.
+REPORT_EVERY = 1024
+
 
 def lopsided(preset: str, seed: int, swaps: int = 4, reveal_rate: float = 0.3, **options) -> dict:
     """A record of one such deal of `preset` (with `options`), played to its end."""
