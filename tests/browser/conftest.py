@@ -91,3 +91,12 @@ def served(sqlite_url):
     yield f"http://127.0.0.1:{server.server_port}", app
     server.shutdown()
     app.extensions["referee.store"].db.dispose()
+
+
+@pytest.fixture
+def width(browser, request):
+    """The window's width for one test (`@pytest.mark.parametrize("width", [...], indirect=True)`),
+    the usual one again after it."""
+    browser.set_window_size(request.param, 1000)
+    yield request.param
+    browser.set_window_size(1280, 1600)

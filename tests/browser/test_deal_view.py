@@ -16,11 +16,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 WIDTHS = [1280, 390]
 
 
-@pytest.fixture(params=WIDTHS, ids=["desktop", "390px"])
-def sized(browser, request):
-    browser.set_window_size(request.param, 1000)
-    yield browser, request.param
-    browser.set_window_size(1280, 1600)
+pytestmark = pytest.mark.parametrize("width", WIDTHS, indirect=True, ids=["desktop", "390px"])
 
 
 def fits(browser) -> bool:
@@ -31,10 +27,9 @@ def buttons(browser, deal=0):
     return [browser.find_element(By.CSS_SELECTOR, f"#deal-{deal} .{b}").is_enabled() for b in ("prev", "next")]
 
 
-def test_a_verdict_opens_at_its_first_violation_with_the_card_marked_on_the_table(served, sized):
+def test_a_verdict_opens_at_its_first_violation_with_the_card_marked_on_the_table(served, browser, width):
     """examples/revoke.json opens at the revoke (event 2), not at an empty table "ignored after
     the penalty": seat 2's 2♦ is marked on the table, and the step says what it broke."""
-    browser, width = sized
     base, _ = served
     paste(browser, base, (EXAMPLES / "revoke.json").read_text())
     assert position(browser).startswith("Event 2 of 12: seat 2 plays 2♦")
@@ -49,8 +44,7 @@ def test_a_verdict_opens_at_its_first_violation_with_the_card_marked_on_the_tabl
     browser.save_screenshot(str(SHOTS / f"revoke-opens-at-the-revoke-{width}.png"))
 
 
-def test_previous_and_next_are_disabled_at_the_ends(served, sized):
-    browser, _ = sized
+def test_previous_and_next_are_disabled_at_the_ends(served, browser, width):
     base, _ = served
     paste(browser, base, (EXAMPLES / "double-sir.json").read_text())
     body = browser.find_element(By.TAG_NAME, "body")
@@ -64,10 +58,9 @@ def test_previous_and_next_are_disabled_at_the_ends(served, sized):
     assert buttons(browser) == [True, True]
 
 
-def test_the_step_bar_counts_a_claims_referee_plays_among_the_events(served, sized):
+def test_the_step_bar_counts_a_claims_referee_plays_among_the_events(served, browser, width):
     """examples/claim-holds.json: 38 events on record (the claim and its answer last), then
     the referee's 12 plays: "Event 50 of 50" at the end, never past the count."""
-    browser, _ = sized
     base, _ = served
     paste(browser, base, (EXAMPLES / "claim-holds.json").read_text())
     body = browser.find_element(By.TAG_NAME, "body")
@@ -84,10 +77,9 @@ def test_the_step_bar_counts_a_claims_referee_plays_among_the_events(served, siz
     assert seen == set(range(37, 50)) and "claims 3 of the remaining tricks" in position(browser)
 
 
-def test_reloading_a_pasted_records_moment_shows_it_again(served, sized):
+def test_reloading_a_pasted_records_moment_shows_it_again(served, browser, width):
     """The record is kept in the tab: a reload of /check?deal=1&event=6 judges it again and
     opens the same moment, not an empty form."""
-    browser, _ = sized
     base, _ = served
     paste(browser, base, (EXAMPLES / "revoke.json").read_text())
     browser.refresh()  # at once: the page again, not a question about sending the form again
@@ -105,8 +97,7 @@ def test_reloading_a_pasted_records_moment_shows_it_again(served, sized):
     assert position(browser).startswith("Before event 1")
 
 
-def test_a_new_tab_at_check_has_nothing_kept_and_says_so(served, sized):
-    browser, _ = sized
+def test_a_new_tab_at_check_has_nothing_kept_and_says_so(served, browser, width):
     base, _ = served
     browser.get(base + "/rules")  # this server's origin: its tab storage
     browser.execute_script("sessionStorage.clear()")
@@ -115,10 +106,9 @@ def test_a_new_tab_at_check_has_nothing_kept_and_says_so(served, sized):
     assert "keeps no record" in note and browser.find_element(By.ID, "record").get_attribute("value") == ""
 
 
-def test_a_pasted_record_over_the_forms_limit_is_told_so_and_the_file_upload_takes_it(served, sized, tmp_path):
+def test_a_pasted_record_over_the_forms_limit_is_told_so_and_the_file_upload_takes_it(served, browser, width, tmp_path):
     """500 KB of pasted text at most: a bigger paste is not sent; the page names the limits
     and offers the file, and the same record as a file (up to 1 MiB) is judged."""
-    browser, _ = sized
     base, _ = served
     big = (EXAMPLES / "revoke.json").read_text() + " " * 600_000  # still the one record, padded
     browser.get(base + "/")
@@ -146,10 +136,9 @@ def _stored(base, name, **options):
     return t, m, tag
 
 
-def test_a_stored_match_closed_at_the_bell_steps_through_the_referees_plays(served, sized):
+def test_a_stored_match_closed_at_the_bell_steps_through_the_referees_plays(served, browser, width):
     """The match page steps as the verdict counts: deal 2 past its 36 recorded events, the
     referee's 12 plays to 5-7, each steppable."""
-    browser, _ = sized
     base, _ = served
     _, m, _ = _stored(base, "closed-at-the-bell.json", abandoned_deal="perfect_play")
     browser.get(f"{base}/matches/{m['id']}?deal=2&event=48")
@@ -168,8 +157,7 @@ def test_a_stored_match_closed_at_the_bell_steps_through_the_referees_plays(serv
     assert fits(browser)
 
 
-def test_a_wrong_key_on_a_match_page_says_so_and_the_page_still_follows_the_match(served, sized):
-    browser, _ = sized
+def test_a_wrong_key_on_a_match_page_says_so_and_the_page_still_follows_the_match(served, browser, width):
     base, _ = served
     data = json.loads((EXAMPLES / "revoke.json").read_text())
     t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "court-piece"})

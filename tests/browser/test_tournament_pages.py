@@ -5,6 +5,8 @@ import json
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -256,7 +258,8 @@ def test_the_tournament_page_fits_a_phone_on_screen_and_in_print(served, browser
     assert browser.find_element(By.CSS_SELECTOR, "#standings thead").is_displayed()
 
 
-def test_the_presets_text_is_the_rulebooks_words_not_its_markdown(served, browser):
+@pytest.mark.parametrize("width", [1280, 390], indirect=True)
+def test_the_presets_text_is_the_rulebooks_words_not_its_markdown(served, browser, width):
     base, _ = served
     t = tournament(base)
     browser.get(f"{base}/tournaments/{t['id']}")
@@ -270,7 +273,8 @@ def test_the_presets_text_is_the_rulebooks_words_not_its_markdown(served, browse
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
 
-def test_the_printed_match_page_numbers_each_trick_once(served, browser):
+@pytest.mark.parametrize("width", [1280, 390], indirect=True)
+def test_the_printed_match_page_numbers_each_trick_once(served, browser, width):
     """"Trick 10, led by ...": no list number before it ("1. Trick 1"), nor one cut off ("0. Trick 10")."""
     base, _ = served
     t = tournament(base)
@@ -284,5 +288,6 @@ def test_the_printed_match_page_numbers_each_trick_once(served, browser):
                 " getComputedStyle(li).display, li.querySelector('.trick-head').textContent];")
             assert marker[0] == "none" or marker[1] != "list-item", (media, marker)
             assert marker[2].startswith("Trick 1, led by")
+            assert browser.execute_script("return document.documentElement.scrollWidth <= innerWidth")
         finally:
             browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
