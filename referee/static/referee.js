@@ -465,13 +465,13 @@
     form.addEventListener("submit", function (e) {
       var maxText = Number(form.dataset.maxText), maxBody = Number(form.dataset.maxBody), detail = null;
       var file = input.files && input.files[0];
+      var typed = file ? 0 : new TextEncoder().encode(area.value).length;
       if (file && file.size > maxBody) {
         detail = "The record file is " + bytesText(file.size) + "; the form takes a record file of up to " +
           form.dataset.bodySize + ". A bigger record is checked with referee check FILE.";
-      } else if (!file && new TextEncoder().encode(area.value).length > maxText) {
-        detail = "The pasted record is " + bytesText(new TextEncoder().encode(area.value).length) +
-          "; the form takes pasted text of up to " + form.dataset.textSize + ": choose it as a file below " +
-          "(a record file of up to " + form.dataset.bodySize + ").";
+      } else if (typed > maxText) {
+        detail = "The pasted record is " + bytesText(typed) + "; the form takes pasted text of up to " +
+          form.dataset.textSize + ": choose it as a file below (a record file of up to " + form.dataset.bodySize + ").";
       }
       if (detail) {
         e.preventDefault();
