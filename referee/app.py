@@ -31,7 +31,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .store.db import Database
     from .store.service import Store
 
-    app.extensions["referee.store"] = Store(Database(app.config.get("DATABASE_URL")))
+    from .api.budget import request_budget
+
+    app.extensions["referee.store"] = store = Store(Database(app.config.get("DATABASE_URL")), budget=request_budget)
     api.register(app)
     pages.register(app)
     return app

@@ -8,7 +8,9 @@ from typing import Any
 import orjson
 
 from referee import gctune, jsontext
+from referee.budget import Budget, Limits
 from referee.engine import Verdict, judge, resolve
+from referee.engine.settlement import Stopped
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.provenance import provenance, unsigned_verdict
@@ -138,8 +140,10 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
 
 
 def judge_item(item: Item) -> tuple[Verdict | None, str | None, Any]:
-    """(verdict, None, the record as read), or (None, why it is not a record, None); (None,
-    None, None) for an item that holds no record (the settings line of a `referee export` file)."""
+    """(verdict, None, the record as read), or (None, why it is not a record or was not judged,
+    None); (None, None, None) for an item that holds no record (the settings line of a `referee
+    export` file). Each record's perfect play has its own budget, on CPU time
+    (REFEREE_PERFECT_PLAY_MAX_SECONDS)."""
     item = parsed(item)
     if isinstance(item.data, jsontext.NotJSON):
         return None, f"not JSON: {item.data}", None
@@ -152,7 +156,10 @@ def judge_item(item: Item) -> tuple[Verdict | None, str | None, Any]:
         record = read_record(data)
     except RecordProblems as exc:
         return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems), None
-    return judge(record), None, data
+    try:
+        return judge(record, settler=Budget(Limits.from_settings(), clock="cpu").settler()), None, data
+    except Stopped as exc:
+        return None, f"not judged: {exc.message}", None
 
 
 def exit_status(verdict: Verdict) -> int:

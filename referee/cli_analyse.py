@@ -1,6 +1,7 @@
 """`referee analyse FILE...`: each deal with hands under perfect play (referee.solver): the
 outcome from the first lead, what happened, and each costly play. Offline: the engine and the
-solver only (no web layer, no store)."""
+solver only (no web layer, no store); the solver is imported when the command runs, not when
+`referee` builds its commands (`referee check` starts without it). Time is CPU time."""
 from __future__ import annotations
 
 import argparse
@@ -8,14 +9,15 @@ import sys
 from typing import Any, Iterator, NamedTuple
 
 from referee import jsontext
+from referee.budget import Budget, Limits
 from referee.engine import Record, judge
+from referee.engine.settlement import Stopped
 from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
 from referee.records import RecordProblems, check_record
-from referee.solver import OBJECTIVES, SearchLimit
-from referee.solver.review import DealReview, deal_positions, review_deal
 
 OK, INVALID = 0, 2
+OBJECTIVES = ("score", "tricks")  # referee.solver.OBJECTIVES, without importing the solver (a test keeps them equal)
 
 
 class Task(NamedTuple):
@@ -50,10 +52,20 @@ def tasks(args: argparse.Namespace, err) -> tuple[list[Task], int]:
             err.write(f"{item.where}: " + "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems) + "\n")
             status = INVALID
             continue
-        deals = judge(Record.from_dict(clean)).as_dict()["deals"]
+        try:
+            deals = judge(Record.from_dict(clean), settler=_settler()).as_dict()["deals"]
+        except Stopped as exc:
+            err.write(f"{item.where}: not judged: {exc.message}\n")
+            status = INVALID
+            continue
         out += [Task(item.where, item.file, item.line, clean, i, _happened(d), args.objective, args.max_nodes,
                      args.max_seconds) for i, d in enumerate(deals)]
     return out, status
+
+
+def _settler():
+    """Perfect play for the claims and bells on the way, within a command's budget (CPU time)."""
+    return Budget(Limits.from_settings(), clock="cpu").settler()
 
 
 def _happened(verdict: dict) -> dict:
@@ -62,8 +74,10 @@ def _happened(verdict: dict) -> dict:
 
 def positions(task: Task) -> int:
     """How many positions a task searches (for the progress bar)."""
+    from referee.solver.review import deal_positions
+
     deal = task.record["deals"][task.deal]
-    return len(deal_positions(Record.from_dict(task.record), task.deal)[0]) if deal.get("hands") else 0
+    return len(deal_positions(Record.from_dict(task.record), task.deal, _settler())[0]) if deal.get("hands") else 0
 
 
 def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:
@@ -72,8 +86,11 @@ def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:
     if record.deals[task.deal].hands is None:
         return task, {"deal": task.deal, "objective": task.objective, "error": "no hands: not analysed",
                       "happened": happened}
-    review: DealReview = review_deal(record, task.deal, task.objective,
-                                     lambda: SearchLimit(task.nodes, task.seconds), progress)
+    from referee.solver import limits
+    from referee.solver.review import review_deal
+
+    review = review_deal(record, task.deal, task.objective,
+                         lambda: limits.SearchLimit(task.nodes, task.seconds, clock="cpu"), progress, _settler())
     return task, {**review.as_dict(), "happened": happened}
 
 
@@ -156,5 +173,6 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--max-nodes", type=int, default=2_000_000, metavar="N",
                    help="search at most N nodes per position (default 2000000)")
     p.add_argument("--max-seconds", type=float, default=30.0, metavar="S",
-                   help="search at most S seconds per position (default 30)")
+                   help="search at most S seconds of CPU time per position (default 30; a loaded machine "
+                        "does not shorten it)")
     p.set_defaults(run=analyse)

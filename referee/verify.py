@@ -9,18 +9,19 @@ signed verdict records, played through the rules, and the report says so.
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from referee import __version__
-from referee.engine import Card, Record, judge, resolve, settlement
+from referee.budget import Budget, Limits
+from referee.engine import Record, judge, resolve
 from referee.engine.errors import RecordError, RefereeError
-from referee.engine.record import PLAY, REVEAL, Event
+from referee.engine.settlement import Stopped
 from referee.inputs import read_items, record_of
 from referee.provenance import engine_source, options_digest, record_digest, rulebook_digest
 from referee.records import RecordProblems, check_record
+from referee.settlers import Recorded
 from referee.signing import Key, RingError, message, parse_key, read_keys, unb64
 
 OK, DIFFERS, REFUSED, INCOMPLETE = 0, 1, 2, 3
@@ -227,13 +228,13 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
     if options_digest(options) != prov.get("options"):
         report.say(f"{signed_by}; {here} resolves the record's preset and options to other rules "
                    f"({options_digest(options)}, the verdict's {prov.get('options')})", DIFFERS)
-    with recorded_lines(subject.verdict) as used:
-        try:
-            fresh = judge(record).as_dict()
-        except RecordError as exc:  # a recorded line that the rules refuse
-            deal = used[-1][0] + 1 if used else "?"
-            report.say(f"deal {deal}: the line the verdict records for it cannot be played: {exc}", DIFFERS)
-            return
+    settler = RecordedWhenPast(subject.verdict)
+    try:
+        fresh = judge(record, settler=settler).as_dict()
+    except Stopped as exc:
+        report.say(f"not judged again: {exc.message}", INCOMPLETE)
+        return
+    used = settler.used
     signed = {k: v for k, v in subject.verdict.items() if k not in NOT_COMPARED}
     found = first_difference(signed, fresh)
     for deal, what in used:
@@ -255,58 +256,35 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
 
 # -- settling claims along the recorded lines -------------------------------------------------
 
-@contextmanager
-def recorded_lines(verdict: dict):
-    """Settle claims (and deals at the bell) with this engine's own search; one past its limit
-    along the line `verdict` records for it. Yields the list of (deal index, what) so played."""
-    real = settlement.current()
-    used: list[tuple[int, str]] = []
-    deals = verdict.get("deals") if isinstance(verdict.get("deals"), list) else []
-    taken: set[int] = set()
+class RecordedWhenPast:
+    """Settle claims (and deals at the bell) with this engine's own search, within the budget
+    of a command (referee.budget); one past its node limit along the line `verdict` records for
+    it, when that line fits the position (referee.settlers.Recorded). `used`: the (deal index,
+    what) so played."""
 
-    def settle(deal):
+    def __init__(self, verdict: dict):
+        self.searching = Budget(Limits.from_settings(), clock="cpu").settler()
+        self.recorded = Recorded(verdict if isinstance(verdict.get("deals"), list) else {})
+        self.used: list[tuple[int, str]] = []
+
+    def settle(self, deal, index: int):
         try:
-            return real.settle(deal)
+            return self.searching.settle(deal, index)
         except RecordError as exc:
-            if exc.code != "claim_unsettled":
+            line = self.recorded.line(deal, index) if exc.code == "claim_unsettled" else None
+            if line is None:
                 raise
-            index = _recorded_claim(deals, deal.claimed, taken)
-            if index is None:
-                raise
-            taken.add(index)
-            used.append((index, "the claim"))
-            claim = deals[index]["claim"]
-            fields = {k: v for k, v in claim.items() if k not in ("seat", "tricks", "event", "answer", "answered_by")}
-            return settlement.Line(_events(claim["line"]), fields)
+            self.used.append((index, "the claim"))
+            return line
 
-    def finish(deal):
-        line = real.finish(deal)
-        recorded = deals[-1].get("at_close") if deals and isinstance(deals[-1], dict) else None
-        if line == "search_limit" and isinstance(recorded, dict) and recorded.get("perfect_play"):
-            used.append((len(deals) - 1, "the deal finished at the bell"))
-            return settlement.Line(_events(recorded["line"]), None)
+    def finish(self, deal, index: int):
+        line = self.searching.finish(deal, index)
+        if line == "search_limit":
+            recorded = self.recorded.finish(deal, index)
+            if not isinstance(recorded, str):
+                self.used.append((index, "the deal finished at the bell"))
+                return recorded
         return line
-
-    settlement.register(settlement.Settler(settle, finish))
-    try:
-        yield used
-    finally:
-        settlement.register(real)
-
-
-def _recorded_claim(deals: list, claim, taken: set[int]) -> int | None:
-    for index, d in enumerate(deals):
-        c = d.get("claim") if isinstance(d, dict) else None
-        if index not in taken and isinstance(c, dict) and isinstance(c.get("line"), list) and \
-                (c.get("seat"), c.get("tricks"), c.get("event"), c.get("answer")) == \
-                (claim.seat, claim.tricks, claim.event, claim.answer):
-            return index
-    return None
-
-
-def _events(line: list) -> tuple:
-    return tuple(Event(p["seat"], PLAY, Card.parse(p["card"])) if p.get("card") else Event(p["seat"], REVEAL)
-                 for p in line)
 
 
 # -- what differs, and where ------------------------------------------------------------------

@@ -7,6 +7,15 @@ RANK_GROUPS = ("AKQJ", "T987", "6543")
 ORDER = "SHDC"
 
 
+def searching(**limits):
+    """A settler that searches (perfect play for claims and the bell), within its own budget
+    (`limits`: referee.budget.Limits fields, e.g. claim_nodes=5). Imported here: old code that
+    test_revision_migration runs imports this module too."""
+    from referee.budget import Budget, Limits
+
+    return Budget(Limits(**limits)).settler()
+
+
 def ev(text: str) -> list[dict]:
     """'1:KH 2:AH 3:3S 0:5H' -> play events; '2:?' reveal, '2:<' take back, '0:3H_' face down."""
     out = []

@@ -7,13 +7,14 @@ from pathlib import Path
 
 from referee.cli import main
 from referee.engine import adjudicate_dict
+from tests.helpers import searching
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = ROOT / "examples"
 
 
 def judged(name: str) -> dict:
-    return adjudicate_dict(json.loads((EXAMPLES / name).read_text()))
+    return adjudicate_dict(json.loads((EXAMPLES / name).read_text()), searching())
 
 
 def test_every_example_is_a_valid_record_and_every_record_with_hands_is_in_the_readme():

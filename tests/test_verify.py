@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.engine import Record, judge, resolve, settlement
-from referee.engine.errors import RecordError
+from referee.engine import Record, judge, resolve
 from referee.signing import Signer, message, rotate, sign_dict
 from referee.verify import DIFFERS, INCOMPLETE, OK, REFUSED, verify_files
+from tests.helpers import searching
 from tests.solver.claim_deals import endgame
 
 REVOKE = json.loads((Path(__file__).parents[1] / "examples" / "revoke.json").read_text())
@@ -23,7 +23,7 @@ REVOKE = json.loads((Path(__file__).parents[1] / "examples" / "revoke.json").rea
 def signed(record: dict, signer: Signer, **changes) -> dict:
     """The verdict a server with `signer` gives `record` (`changes`: its verdict altered first,
     as another engine would have judged it)."""
-    verdict = judge(Record.from_dict(record)).as_dict()
+    verdict = judge(Record.from_dict(record), settler=searching()).as_dict()
     for path, value in changes.items():
         target = verdict
         *head, last = path.split("__")
@@ -156,11 +156,7 @@ def test_a_claim_past_the_search_limit_is_finished_along_its_recorded_line(tmp_p
     claim = verdict["deals"][0]["claim"]
     assert claim["line"] and "awarded" in claim
     assert run(tmp_path, verdict, record)[0] == OK  # this engine settles it again within its limit
-    real = settlement.current()
-
-    def past_the_limit(deal):
-        raise RecordError("claim_unsettled", "past the limit (a test)", deal.claimed.event)
-    monkeypatch.setattr(settlement, "_settler", settlement.Settler(past_the_limit, real.finish))
+    monkeypatch.setenv("REFEREE_CLAIM_MAX_NODES", "5")  # now it cannot
     status, said = run(tmp_path, verdict, record)
     assert status == INCOMPLETE, said
     assert "deal 1: the claim could not be settled again within this engine's search limit; the line the verdict " \

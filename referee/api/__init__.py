@@ -1,12 +1,13 @@
 """The HTTP layer: parses, calls the engine, serialises."""
 from flask import Flask
 
-from . import analysis, batch, caching, keys, meta, problems, rules, tournaments, verdicts
+from . import analysis, batch, budget, caching, keys, meta, problems, rules, tournaments, verdicts
 
 
 def register(app: Flask) -> None:
     problems.register(app)
     caching.register(app)
+    budget.register(app)
     app.register_blueprint(meta.bp)
     app.register_blueprint(verdicts.bp)
     app.register_blueprint(batch.bp)

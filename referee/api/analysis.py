@@ -22,12 +22,15 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from referee import jsontext
 from referee.engine import Record, RecordError
+from referee.engine.settlement import Settler, Stopped
 from referee.records import check_record
+from referee.settlers import Recorded
 from referee.solver import OBJECTIVES, SearchLimit, SearchLimitExceeded, UnsolvablePosition
 from referee.solver.review import DealAnalysis, NoHands, NoSuchPosition, Shared, analysis_at
 from referee.store.errors import Unauthorized
 
 from .auth import bearer_key
+from .budget import request_budget
 from .batch import NDJSON
 from .problems import Problem
 from .validation import invalid, load
@@ -88,10 +91,17 @@ def search_limit() -> SearchLimit:
     return SearchLimit(nodes, seconds)
 
 
+def analysis_budget():
+    """The request's budget of perfect play, with the analysis's own limits: a claim settled on
+    the way to the position spends from it too."""
+    limit = search_limit()
+    return request_budget(nodes=limit.nodes, seconds=limit.seconds)
+
+
 @bp.post("/v1/analysis", endpoint="createAnalysis")
 def create_analysis():
     data = load(AnalysisSchema(), read_json(), "analysis request", {"record": _record})
-    return respond(Record.from_dict(data["record"]), data)
+    return respond(Record.from_dict(data["record"]), data, analysis_budget().settler())
 
 
 def _record(data, pointer):
@@ -108,7 +118,7 @@ def match_analysis(match_id: str):
     if not view.full and index < len(record["deals"]) and view.public().hidden(index):
         raise Unauthorized(f"deal {index + 1} is still in play and its analysis shows every hand: "
                            "send the tournament's write or read key (Authorization: Bearer <key>)")
-    return respond(Record.from_dict(record), query)
+    return respond(Record.from_dict(record), query, Recorded(view.revision.verdict))  # its claims: never searched again
 
 
 QUERY_NUMBERS, QUERY_FLAGS = ("deal", "event", "from_event"), {"whole_deal": False, "line": True}
@@ -146,27 +156,36 @@ def _query() -> dict:
     return values
 
 
-def respond(record: Record, asked: dict) -> Response:
+def respond(record: Record, asked: dict, settler: Settler) -> Response:
     """The one position's answer, or the whole deal's lines; the 422 problem that says why
-    there is none."""
+    there is none. `settler`: for a claim settled on the way to a position."""
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
         limit = search_limit()
         budget = Shared(limit.nodes, limit.seconds)
         whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, budget, asked["line"],
-                                                       asked["from_event"] or 0), index)
+                                                       asked["from_event"] or 0, settler), index)
         response = Response(_lines(whole), mimetype=NDJSON)
         response.headers["X-Accel-Buffering"] = "no"  # each line to the client as it is solved, through a proxy too
         return response
-    limit = search_limit()
+    budget = analysis_budget()
     try:
-        return jsonify(_unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, limit,
-                                                             asked["line"]), index))
+        return jsonify(_unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, budget.limit(),
+                                                             asked["line"], settler), index))
     except SearchLimitExceeded as exc:
-        raise Problem(422, "Analysis limit reached",
-                      f"{exc}: this position takes longer than the referee searches for one request; "
-                      "ask for a later position of the deal",
-                      limit={"nodes": limit.nodes, "seconds": limit.seconds}, nodes=exc.nodes) from None
+        if exc.reason == "cancelled":
+            raise budget.stopped(exc) from None
+        raise _past_limit(str(exc), budget, exc.nodes) from None
+    except Stopped as exc:  # settling a claim on the way spent the request's budget
+        if exc.reason not in ("nodes", "seconds"):
+            raise
+        raise _past_limit(exc.message, budget, budget.limit().spent) from None
+
+
+def _past_limit(why: str, budget, nodes: int) -> Problem:
+    return Problem(422, "Analysis limit reached", f"{why}: this position takes longer than the referee searches "
+                   "for one request; ask for a later position of the deal",
+                   limit={"nodes": budget.nodes, "seconds": budget.seconds}, nodes=nodes)
 
 
 def _lines(whole: DealAnalysis) -> Iterator[str]:

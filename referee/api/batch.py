@@ -1,6 +1,9 @@
 """POST /v1/verdicts/batch: many records in one request, their verdicts streamed back as
 JSON Lines in input order. Each item is judged as it would be alone (200, or the 400, 413 or
-422 problem it would get), and one bad item never fails the others."""
+422 problem it would get), and one bad item never fails the others. The items share the
+request's perfect-play budget (referee.budget): once it is spent, an item that needs a search
+gets the problem it would get alone past the budget (503), and the items after it that need
+none are still judged."""
 from __future__ import annotations
 
 from typing import Any, Iterator
@@ -10,7 +13,9 @@ from flask import Blueprint, Response, current_app, request
 
 from referee import jsontext
 from referee.engine import RefereeError, judge
+from referee.engine.settlement import Settler, Stopped
 
+from .budget import STATUS, TITLE, new_budget
 from .keys import signed, signer
 from .problems import Problem, refuse_nul
 from .problems import body as problem_body
@@ -20,14 +25,16 @@ bp = Blueprint("batch", __name__)
 NDJSON = "application/x-ndjson"
 
 
-def judge_one(data: Any, raw: bytes | None = None, ring=True) -> tuple[int, orjson.Fragment | dict]:
+def judge_one(data: Any, settler: Settler, raw: bytes | None = None, ring=True) -> tuple[int, orjson.Fragment | dict]:
     """(status, signed verdict or problem) for one parsed item, as POST /v1/verdicts would
     answer (the same checks). `raw`: its text, when known, to clear it of NUL without a walk;
     `ring`: the key ring (api/keys.py)."""
     try:
         refuse_nul(data, raw)
         record = load_record(data)
-        return 200, orjson.Fragment(signed(judge(record), data, record, ring))
+        return 200, orjson.Fragment(signed(judge(record, settler=settler), data, record, ring))
+    except Stopped as exc:
+        return STATUS[exc.reason], problem_body(STATUS[exc.reason], TITLE[exc.reason], exc.message, reason=exc.reason)
     except Problem as exc:
         return exc.status, exc.body()
     except RefereeError as exc:  # a shape the record check let through but the engine refuses
@@ -42,7 +49,7 @@ def _size(data: Any) -> int:
         return 0
 
 
-def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool = False,
+def _items(body: bytes | list, item_limit: int, settler: Settler, clean: bool = False, small: bool = False,
            ring=None) -> Iterator[tuple[int, orjson.Fragment | dict]]:
     """Each item judged. `clean`: the array's text holds no NUL at all; `small`: the whole
     body is within the item limit, so no item can be over it."""
@@ -58,13 +65,13 @@ def _items(body: bytes | list, item_limit: int, clean: bool = False, small: bool
             except jsontext.NotJSON as exc:
                 yield 400, problem_body(400, "Malformed JSON", f"the item is not JSON: {exc}")
                 continue
-            yield judge_one(data, line, ring)
+            yield judge_one(data, settler, line, ring)
         return
     for data in body:  # a JSON array, already read
         if not small and _size(data) > item_limit:
             yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
         else:
-            yield judge_one(data, b"" if clean else None, ring)
+            yield judge_one(data, settler, b"" if clean else None, ring)
 
 
 def _read(body: bytes, ndjson: bool) -> tuple[int, bytes | list]:
@@ -98,11 +105,14 @@ def create_verdicts():
                       "are taken (REFEREE_BATCH_MAX_ITEMS)", limit=config["BATCH_MAX_ITEMS"])
     item_limit = config["MAX_CONTENT_LENGTH"]
     ring = signer()
+    budget = new_budget()  # the answer streams after the view returns: its generator owns the budget
 
     def lines() -> Iterator[bytes]:
         clean = not jsontext.may_hold_nul(body)
-        for index, (status, body_) in enumerate(_items(items, item_limit, clean, len(body) <= item_limit, ring)):
-            key = "verdict" if status == 200 else "problem"
-            yield jsontext.dumps_verdict({"index": index, "status": status, key: body_}) + b"\n"
+        with budget:
+            judged = _items(items, item_limit, budget.settler(), clean, len(body) <= item_limit, ring)
+            for index, (status, body_) in enumerate(judged):
+                key = "verdict" if status == 200 else "problem"
+                yield jsontext.dumps_verdict({"index": index, "status": status, key: body_}) + b"\n"
 
     return Response(lines(), mimetype=NDJSON)

@@ -10,6 +10,7 @@ from referee.engine.options import ALIASES, CHOICES
 
 from referee.records import read_record
 
+from .budget import request_budget
 from .keys import signed
 from .problems import Problem, refuse_nul
 from .validation import load_record as _load
@@ -56,7 +57,8 @@ def load_record(data: Any) -> Record:
 def create_verdict():
     data = read_json()
     record = load_record(data)
-    return Response(signed(judge(record), data, record), mimetype="application/json")
+    return Response(signed(judge(record, settler=request_budget().settler()), data, record),
+                    mimetype="application/json")
 
 
 @bp.get("/v1/presets", endpoint="listPresets")

@@ -9,7 +9,7 @@ from .errors import ERROR_RULES, RecordError
 from .options import Options, resolve
 from .record import TAKE_BACK, DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
-from .settlement import current as current_settler
+from .settlement import Settler
 from .steps import Recorder, Step, dealt_error_step
 from .trick import Trick
 from .violations import Violation
@@ -85,11 +85,13 @@ class Match:
         return data
 
 
-def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = None,
-                close: bool = True) -> tuple[Deal | None, RecordError | None]:
+def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = None, close: bool = True,
+                settler: Settler | None = None, index: int = 0) -> tuple[Deal | None, RecordError | None]:
     """Replay one deal up to its first record error. `steps`: a list that receives the state
     after each event (for readers that step through the deal; without it, the fast path).
-    `close`: close a trick of four cards at the end, as a record that ends there (R-12)."""
+    `close`: close a trick of four cards at the end, as a record that ends there (R-12).
+    `settler`: perfect play for an answered claim (none: the claim is unsettled); `index`: the
+    deal's place in its record, for the settler."""
     try:
         deal = Deal(options, rec.dealer, rec.hands, rec.trump, rec.bid)
     except RecordError as exc:
@@ -113,7 +115,7 @@ def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = No
             recorder = Recorder(deal, steps)
             recorder.push_all(rec.events[:error.event])
     if error is None and deal.awaiting_settlement:
-        error = _settle(deal, recorder)
+        error = _settle(deal, recorder, settler, index)
     if close and (error is None or deal.is_complete):
         deal.finish()
     if recorder is not None:
@@ -121,18 +123,17 @@ def replay_deal(options: Options, rec: DealRecord, steps: list[Step] | None = No
     return deal, error
 
 
-def _settle(deal: Deal, recorder: Recorder | None) -> RecordError | None:
+def _settle(deal: Deal, recorder: Recorder | None, settler: Settler | None, index: int) -> RecordError | None:
     """R-34: the answered claim is settled by perfect play and the deal finished along the
     referee's line. A deal an illegal play already decides (R-1) is not settled."""
     deal.finish()
     if deal.penalty() is not None:
         return None
-    settler = current_settler()
     try:
         if settler is None:
             raise RecordError("claim_unsettled", "claims are settled by perfect play, which is not loaded here",
                               deal.claimed.event)
-        line = settler.settle(deal)
+        line = settler.settle(deal, index)
     except RecordError as exc:
         return exc
     deal.play_line(line.events, None if recorder is None else lambda evs: recorder.push_all(evs, referee=True))
@@ -140,14 +141,15 @@ def _settle(deal: Deal, recorder: Recorder | None) -> RecordError | None:
     return None
 
 
-def deal_steps(options: Options, rec: DealRecord) -> list[Step]:
-    """The states of one deal, event by event, from the judging replay (`replay_deal`)."""
+def deal_steps(options: Options, rec: DealRecord, settler: Settler | None = None, index: int = 0) -> list[Step]:
+    """The states of one deal (deal `index` of its record), event by event, from the judging
+    replay (`replay_deal`)."""
     steps: list[Step] = []
-    replay_deal(options, rec, steps)
+    replay_deal(options, rec, steps, settler=settler, index=index)
     return steps
 
 
-def position(record: Record, index: int, events: int | None = None) -> Deal:
+def position(record: Record, index: int, events: int | None = None, settler: Settler | None = None) -> Deal:
     """Deal `index` of the record after its first `events` events (all of them when None), as
     the judging replay holds it: the position to go on from (a solver, an analysis). A trick
     of four cards is closed, as at the end of a record, unless the record's next event takes
@@ -158,7 +160,8 @@ def position(record: Record, index: int, events: int | None = None) -> Deal:
     if not 0 <= n <= len(rec.events):
         raise IndexError(f"deal {index} has {len(rec.events)} events, not {n}")
     options = resolve(record.preset, record.options)
-    deal, error = replay_deal(options, rec._replace(events=rec.events[:n]), close=not _takes_back(rec.events, n))
+    deal, error = replay_deal(options, rec._replace(events=rec.events[:n]), close=not _takes_back(rec.events, n),
+                              settler=settler, index=index)
     if error is not None:
         raise error
     return deal
@@ -271,10 +274,12 @@ class Verdict:
         return {"valid": self.valid, "errors": self.errors, "deals": deals, "match": self.match, "next": self.next}
 
 
-def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
+def judge(record: Record, steps: bool | Container[int] = False, settler: Settler | None = None) -> Verdict:
     """Replay and score a record. `steps`: True, or the indices of the deals, whose state after
     each event the replay keeps (`DealVerdict.steps`); the others take the fast path.
-    Raises OptionError for a bad preset or option."""
+    `settler`: perfect play for claims and the bell (settlement.py; none: claims are
+    unsettled). Raises OptionError for a bad preset or option, and settlement.Stopped when
+    the settler's budget for the request is spent (no verdict)."""
     options = resolve(record.preset, record.options)
     match = Match(options)
     errors: list[dict] = []
@@ -293,7 +298,7 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
                                  f"deal {index} is unfinished, but deal {index + 1} follows it"))
             deals[-1].status = "invalid"
         kept = [] if steps is True or (steps and index in steps) else None
-        deal, error = replay_deal(options, rec, kept)
+        deal, error = replay_deal(options, rec, kept, settler=settler, index=index)
         if error is not None:
             errors.append(_error(error.code, index, error.event, error.message))
         if deal is None:
@@ -310,25 +315,25 @@ def judge(record: Record, steps: bool | Container[int] = False) -> Verdict:
         expected = report.next_dealer
         last = deal
     if record.closed:
-        _close(match, deals, last)
+        _close(match, deals, last, settler)
     # R-29: a last deal that finished before its error still leads to the next deal
     stopped = bool(deals) and deals[-1].status == "invalid"
     return Verdict(errors, deals, match.as_dict(), None if stopped else _next(match, deals, last, expected))
 
 
-def _close(match: Match, deals: list[DealVerdict], last: Deal | None) -> None:
+def _close(match: Match, deals: list[DealVerdict], last: Deal | None, settler: Settler | None) -> None:
     """R-26, R-32: a closed session ends after its last finished deal; an unfinished one ends
     at the bell (`_at_the_bell`) or is abandoned, not scored."""
     abandoned = bool(deals) and deals[-1].status == "in_progress"
     if abandoned:
-        abandoned = not _at_the_bell(match, deals, last)
+        abandoned = not _at_the_bell(match, deals, last, settler)
     if abandoned:
         _open_trick_over(last)
         deals[-1].status = "abandoned"
     match.close(abandoned)
 
 
-def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal, settler: Settler | None) -> bool:
     """The unfinished last deal at the close; True when it is scored. Its open trick is over,
     so an uncorrected illegal play there stands and the penalty decides the deal (R-36); else a
     claim still waiting for its answer is settled as disputed (R-34b); else, under
@@ -339,8 +344,8 @@ def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
         _rejudged(match, deals, deal)
         return True
     if deal.awaiting_answer:
-        return _settle_at_close(match, deals, deal)
-    return match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal)
+        return _settle_at_close(match, deals, deal, settler)
+    return match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal, settler)
 
 
 def _open_trick_over(deal: Deal) -> None:
@@ -358,31 +363,31 @@ def _rejudged(match: Match, deals: list[DealVerdict], deal: Deal) -> DealVerdict
     return verdict
 
 
-def _settle_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+def _settle_at_close(match: Match, deals: list[DealVerdict], deal: Deal, settler: Settler | None) -> bool:
     """R-34b: the claim is settled as disputed, along the referee's line (R-34); when it cannot
     be (past the search limit), the deal is abandoned and `at_close` says why."""
     claim = deal.claimed
     claim.answer, claim.at_close = "dispute", True
     steps = deals[-1].steps
     recorder = None if steps is None else Recorder(deal, steps, dealt=False)
-    error = _settle(deal, recorder)
+    error = _settle(deal, recorder, settler, len(deals) - 1)
     if recorder is not None:
         recorder.stop(None)
     if error is not None:
-        reason = "search_limit" if current_settler() is not None else "no_solver"
+        reason = "search_limit" if settler is not None else "no_solver"
         deals[-1].at_close = {"perfect_play": False, "reason": reason, "line": [], "rule": ["R-34b", "R-32"]}
         return False
-    claim.settled = {**claim.settled, "rule": ["R-34b", *claim.settled["rule"]]}  # a new dict: the solver keeps its own
+    rule = [r for r in claim.settled["rule"] if r != "R-34b"]  # a line recorded at an earlier close has it already
+    claim.settled = {**claim.settled, "rule": ["R-34b", *rule]}  # a new dict: the solver keeps its own
     _rejudged(match, deals, deal)
     return True
 
 
-def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal, settler: Settler | None) -> bool:
     """Play the unfinished last deal to its end by perfect play and score it (R-32); False
     when it cannot be (no hands, past the search limit; an illegal play on the table has
     already decided it, R-36)."""
-    settler = current_settler()
-    line = settler.finish(deal) if settler is not None else "no_solver"
+    line = settler.finish(deal, len(deals) - 1) if settler is not None else "no_solver"
     steps = deals[-1].steps
     if isinstance(line, str):
         deals[-1].at_close = {"perfect_play": False, "reason": line, "line": [], "rule": ["R-32"]}
@@ -399,9 +404,9 @@ def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal) -> bool
     return True
 
 
-def adjudicate(record: Record) -> dict[str, Any]:
+def adjudicate(record: Record, settler: Settler | None = None) -> dict[str, Any]:
     """The verdict on a record as docs/records.md's JSON. Raises OptionError for a bad preset or option."""
-    return judge(record).as_dict()
+    return judge(record, settler=settler).as_dict()
 
 
 def _error(code: str, deal: int, event: int | None, message: str, rule: list[str] | None = None) -> dict:
@@ -474,6 +479,7 @@ def _table(deal: Deal) -> list[dict]:
     return [{"seat": p.seat, "card": p.card.text, "face_down": p.face_down, "event": p.event} for p in deal.on_table]
 
 
-def adjudicate_dict(data: Any) -> dict[str, Any]:
-    """From parsed JSON to the verdict (the engine's whole pipeline, for scripts)."""
-    return adjudicate(Record.from_dict(data))
+def adjudicate_dict(data: Any, settler: Settler | None = None) -> dict[str, Any]:
+    """From parsed JSON to the verdict (the engine's whole pipeline, for scripts; claims and the
+    bell need a `settler`: `referee.settlers.Searching()` searches)."""
+    return adjudicate(Record.from_dict(data), settler)

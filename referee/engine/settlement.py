@@ -1,37 +1,45 @@
-"""Where the engine's replay gets perfect play from: settling an answered claim (R-34) and
-finishing a deal at the bell (R-32, `abandoned_deal: perfect_play`).
+"""What the engine's replay asks of perfect play: settling an answered claim (R-34) and finishing
+a deal at the bell (R-32, `abandoned_deal: perfect_play`).
 
-Perfect play is the solver's (`referee.solver`), which imports the engine, so the engine
-cannot import it: the solver registers itself here when imported (the package `referee`
-imports it, so every entry point has it). Without a registered solver a claim cannot be
-settled: the record error `claim_unsettled`.
+Perfect play is the solver's (`referee.solver`), which imports the engine, so the engine cannot
+import it: the caller hands a settler in (`judge(record, settler=...)`, `replay_deal`,
+`position`); `referee.settlers` has the one that searches and the one that replays the lines a
+stored revision recorded. Without a settler a claim cannot be settled (the record error
+`claim_unsettled`) and a deal at the bell stays abandoned (reason `no_solver`).
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+if TYPE_CHECKING:
+    from .deal import Deal
 
 
 class Line(NamedTuple):
     """The referee's plays to the deal's end, and what the verdict says of them."""
     events: tuple          # record.Event plays, in order
-    claim: dict | None     # a settled claim's verdict fields (held, awarded, line, defence, rule)
+    claim: dict | None     # a settled claim's verdict fields (held, can_take, awarded, line, defence, rule)
 
 
-class Settler(NamedTuple):
-    """`settle(deal) -> Line` for an answered claim; `finish(deal) -> Line` perfect play at
-    the bell. Each raises RecordError (`claim_unsettled`) or returns None (finish: the deal
-    stays abandoned, with the reason `abandoned_reason` names)."""
-    settle: Callable
-    finish: Callable
+class Settler(Protocol):
+    """Perfect play for the replay of deal `index` of a record (0-based)."""
+
+    def settle(self, deal: "Deal", index: int) -> Line:
+        """The line of the deal's answered claim; raises RecordError (`claim_unsettled`)."""
+
+    def finish(self, deal: "Deal", index: int) -> Line | str:
+        """Perfect play to the deal's end at the bell, or why not (the `at_close` reason: the
+        deal stays abandoned)."""
 
 
-_settler: Settler | None = None
+class Stopped(Exception):
+    """Perfect play stopped for the request, not for the record: the request's budget is spent
+    (`reason` "seconds") or its client has gone ("cancelled"). There is no verdict, so nothing
+    is stored; the caller answers with a problem. `retry_after`: seconds after which the same
+    request may succeed."""
 
-
-def register(settler: Settler) -> None:
-    global _settler
-    _settler = settler
-
-
-def current() -> Settler | None:
-    return _settler
+    def __init__(self, reason: str, message: str, retry_after: int | None = None, setting: str | None = None,
+                 limit: float | int | None = None):
+        super().__init__(message)
+        self.reason, self.message, self.retry_after = reason, message, retry_after
+        self.setting, self.limit = setting, limit

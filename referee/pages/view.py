@@ -6,7 +6,9 @@ record and a stored match alike: one replay, the same call that makes the verdic
 steps through every event the verdict counts (a settled claim's line, the bell's perfect play).
 A record of more deals than `PAGE_INLINE_DEALS` shows its first deal whole and every other
 deal's decision, and fetches a deal's tricks and steps when it is opened (`.../deals/<index>`):
-its page stays small."""
+its page stays small. A pasted record's claims are settled within the request's budget of
+perfect play; a stored match's are replayed from the lines its stored verdict holds (never
+searched again)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -16,9 +18,12 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from referee import jsontext
 from referee.api.auth import bearer_key
+from referee.api.budget import STATUS, request_budget
 from referee.api.problems import Problem
 from referee.api.verdicts import load_record, read_json
 from referee.engine import Record, Step, judge, resolve
+from referee.engine.settlement import Stopped
+from referee.settlers import Recorded
 from referee.visibility import PublicView, face_down_plays
 
 from referee.store.errors import Forbidden, NotFound, Unauthorized
@@ -66,7 +71,10 @@ def check():
     except Problem as exc:
         return _form_again(text, exc.status, exc.title, exc.extra.get("errors") or [{"pointer": "/", "detail": exc.detail}])
     lazy = _lazy(len(record.deals))
-    verdict = judge(record, steps=_inline(data))
+    try:
+        verdict = judge(record, steps=_inline(data), settler=request_budget().settler())
+    except Stopped as exc:
+        return _form_again(text, STATUS[exc.reason], "Perfect play stopped", [{"pointer": "/", "detail": exc.message}])
     page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
                  deal_url=lambda i: url_for("pages_view.checkDeal", index=i))
     page["record_json"] = data  # sent back to open a deal, and carried by a moment's link (in its fragment)
@@ -82,7 +90,7 @@ def check_deal(index: int):
     data = read_json()
     record = load_record(data)
     _has_deal(len(record.deals), index)
-    verdict = judge(record, steps={index})
+    verdict = judge(record, steps={index}, settler=request_budget().settler())
     return _deal_answer(_one_deal(data, verdict.as_dict(), _kept(verdict), index))
 
 
@@ -136,7 +144,7 @@ def match_page(match_id: str):
         return Response(status=304, headers={"ETag": view.etag})
     full_record = view.revision.record
     page = _page(full_record, None, full=view.full, live=view.match.status != "finished", match=view.as_dict(),
-                 public=None if view.full else view.public(), steps=_replayed(full_record, _inline(full_record)),
+                 public=None if view.full else view.public(), steps=_replayed(*view.revision, _inline(full_record)),
                  deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
     page["etag"] = view.etag
     if _with_hands(full_record):  # what a reader may see of it is the analysis endpoint's to say
@@ -151,7 +159,7 @@ def match_deal(match_id: str, index: int):
     view = _store().get_match(match_id, bearer_key())
     full_record = view.revision.record
     _has_deal(len(full_record["deals"]), index)
-    answer = _deal_answer(_one_deal(full_record, None, _replayed(full_record, {index}), index, match=view.as_dict(),
+    answer = _deal_answer(_one_deal(full_record, None, _replayed(*view.revision, {index}), index, match=view.as_dict(),
                                      public=None if view.full else view.public()))
     return answer
 
@@ -161,7 +169,7 @@ def revision_page(match_id: str, number: int):
     revision = _readable(lambda: _store().revision_view(match_id, number, bearer_key()))
     full_record = revision["full_record"]
     page = _page(full_record, None, full=revision["full"], live=False, match=revision, public=revision["view"],
-                 steps=_replayed(full_record, _inline(full_record)),
+                 steps=_replayed(full_record, revision["full_verdict"], _inline(full_record)),
                  deal_url=lambda i: url_for("pages_view.revisionDeal", match_id=match_id, number=number, index=i))
     return render_template("verdict.html", **page)
 
@@ -171,7 +179,7 @@ def revision_deal(match_id: str, number: int, index: int):
     revision = _store().revision_view(match_id, number, bearer_key())
     full_record = revision["full_record"]
     _has_deal(len(full_record["deals"]), index)
-    return _deal_answer(_one_deal(full_record, None, _replayed(full_record, {index}), index,
+    return _deal_answer(_one_deal(full_record, None, _replayed(full_record, revision["full_verdict"], {index}), index,
                                   match=revision, public=revision["view"]))
 
 
@@ -198,10 +206,11 @@ def _kept(verdict) -> StepsOf:
     return lambda i: verdict.deals[i].steps
 
 
-def _replayed(full_record: dict, wanted: bool | set[int]) -> StepsOf:
+def _replayed(full_record: dict, full_verdict: dict, wanted: bool | set[int]) -> StepsOf:
     """A stored match's steps (of the deals `wanted`): its record judged again with steps, the
-    same replay that made its stored verdict, the bell and a settled claim's line included."""
-    return _kept(judge(Record.from_dict(full_record), steps=wanted))
+    same replay that made its stored verdict, the bell and a settled claim's line included:
+    those lines are the stored verdict's own, replayed, never searched again."""
+    return _kept(judge(Record.from_dict(full_record), steps=wanted, settler=Recorded(full_verdict)))
 
 
 def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: StepsOf, deal_url: Callable[[int], str],

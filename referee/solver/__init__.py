@@ -100,7 +100,7 @@ class Solver:
             self._rules, self._value = rules, position.outcome(deal)
             self._search = self.core(rules, self.code, self._value)
             self._options = deal.options
-        self._search.spend = _spender(limit or SearchLimit())
+        self._search.spend = (limit or SearchLimit()).spend
         try:
             position.load(self._search, deal, team)
         except NotAPosition as exc:
@@ -153,21 +153,6 @@ def _ends(value, options, search, key) -> list:
                     for k, w in kinds:
                         found.add(value(won0 + a, won1 + b, seven, tens0 + x, tens1 + out - x, k, w, team))
     return sorted(found)
-
-
-def _spender(limit: SearchLimit):
-    """The budget's `spend(n)`; a limit with only `check(nodes)` counts the nodes itself."""
-    spend = getattr(limit, "spend", None)
-    if spend is not None:
-        return spend
-    if not hasattr(limit, "_spent"):  # one count for every search under this limit
-        limit._spent = 0
-        limit.start()
-
-    def count(n: int) -> None:
-        limit._spent += n
-        limit.check(limit._spent)
-    return count
 
 
 def _played(root: Deal, plays: list) -> Deal:

@@ -11,9 +11,9 @@ on the one search (core.py):
   line giving the claimers exactly the award is still possible;
 - the defence that beats a claim that failed: perfect play for tricks (DEAL_TRICKS).
 
-Registered with the engine (`referee.engine.settlement`) on import (the package `referee`
-imports this module); the engine's replay calls it for every answered claim and for a deal
-closed under `abandoned_deal: perfect_play`.
+The engine's replay gets these through a settler (`referee.settlers.Searching`), which
+imports this module only when a claim or a bell needs it; each search runs under its own
+part of the request's budget (referee.solver.limits).
 """
 from __future__ import annotations
 
@@ -26,48 +26,53 @@ from . import Solver, UnsolvablePosition, core, solve
 from .limits import SearchLimit, SearchLimitExceeded
 from .position import REVEAL_MOVE
 
-# Settling runs inside a verdict, so its search is bounded by nodes (the same verdict
-# whatever the machine's speed): past it, the claim is the record error claim_unsettled,
-# and a deal at the bell is abandoned with the reason "search_limit".
-CLAIM_NODES = 2_000_000
-BELL_NODES = 2_000_000
+# Settled claims and bell lines, remembered per process for the stateless paths (a stored
+# match keeps its own with its revision, referee.settlers). Keyed with the search's node
+# limit: an outcome under one limit is not the outcome under a smaller one.
 _CACHE_SIZE = 256
 _cache: dict = {}  # oldest first (dicts keep their order)
 
 
-def settle(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line:
-    """The line that settles `deal`'s answered claim, and the verdict's claim fields."""
+def settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
+    """The line that settles `deal`'s answered claim, and the verdict's claim fields.
+    `limit`: this search's budget. Past its own node limit the claim is the record error
+    claim_unsettled (the same on every machine, so remembered too); past the budget it is a
+    part of (the request's time, its client gone) SearchLimitExceeded goes on up: no verdict."""
     claim = deal.claimed
-    key = ("claim", _position_key(deal), claim.seat, claim.tricks, claim.answer)
+    key = ("claim", limit.nodes, _position_key(deal), claim.seat, claim.tricks, claim.answer)
     found = _cache.get(key)
     if found is None:
         try:
-            found = _settle(deal, limit or SearchLimit(nodes=CLAIM_NODES))
+            found = _settle(deal, limit)
         except SearchLimitExceeded as exc:
-            # Remembered too: a node limit fails the same way every time, and a stored match
-            # is judged again at every write (a search to the limit costs seconds).
+            if exc.limit is not limit or exc.reason != "nodes":
+                raise
             found = _Unsettled("claim_unsettled", f"settling the claim of seat {claim.seat} would search past the "
-                     f"referee's limit ({exc.limit.describe()}); the deal is not scored", claim.event)
+                               f"referee's limit for one claim ({limit.describe()}); the deal is not scored",
+                               claim.event)
         _remember(key, found)
     if type(found) is _Unsettled:
         raise RecordError(*found)
     return found
 
 
-def finish(deal: Deal, limit: SearchLimit | None = None) -> settlement.Line | str:
-    """Perfect play (objective score) from `deal`'s position to its end, or why not."""
+def finish(deal: Deal, limit: SearchLimit) -> settlement.Line | str:
+    """Perfect play (objective score) from `deal`'s position to its end, or why not ("search_limit":
+    past `limit`'s own node limit; past the budget it is a part of, SearchLimitExceeded)."""
     if deal.hands is None:
         return "no_hands"
-    key = ("bell", _position_key(deal))
+    key = ("bell", limit.nodes, _position_key(deal))
     found = _cache.get(key)
     if found is None:
         root = deal.copy()
         root.claimed = None  # a claim left unanswered at the bell is not settled: play goes on
         try:
-            analysis = solve(root, "score", limit or SearchLimit(nodes=BELL_NODES))
+            analysis = solve(root, "score", limit)
         except UnsolvablePosition:
             return "illegal_play"
-        except SearchLimitExceeded:
+        except SearchLimitExceeded as exc:
+            if exc.limit is not limit or exc.reason != "nodes":
+                raise
             return "search_limit"
         events = tuple(Event(s, REVEAL) if m == REVEAL_MOVE else Event(s, PLAY, m) for s, m in analysis.line)
         found = settlement.Line(events, None)
@@ -163,5 +168,3 @@ def _frozen(value):
         return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
     return value
 
-
-settlement.register(settlement.Settler(settle, finish))

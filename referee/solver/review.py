@@ -44,12 +44,12 @@ class NoSuchPosition(IndexError):
 
 
 def analysis_at(record: Record, index: int, events: int | None, objective: str = "score",
-                limit: SearchLimit | None = None, line: bool = True) -> dict:
+                limit: SearchLimit | None = None, line: bool = True, settler=None) -> dict:
     """The analysis of deal `index` after its first `events` events (all when None), as the
-    API answers it, with the record's move from there when it cost (`costly`). Raises
-    NoSuchPosition, the RecordError that stops the deal before that point,
-    UnsolvablePosition or SearchLimitExceeded."""
-    deal = _position(record, index, events)
+    API answers it, with the record's move from there when it cost (`costly`); `settler`: for
+    a claim settled before that point. Raises NoSuchPosition, the RecordError that stops the
+    deal before that point, UnsolvablePosition or SearchLimitExceeded."""
+    deal = _position(record, index, events, settler=settler)
     analysis = Solver(objective).solve(deal, limit, line)
     n = len(record.deals[index].events) if events is None else events
     return _answer(record, index, n, deal, analysis)
@@ -71,7 +71,7 @@ def _team(deal: Deal, analysis: Analysis) -> int:
     return team_of(over.leader)
 
 
-def _position(record: Record, index: int, events: int | None, field: str = "/event") -> Deal:
+def _position(record: Record, index: int, events: int | None, field: str = "/event", settler=None) -> Deal:
     if not 0 <= index < len(record.deals):
         raise NoSuchPosition(f"the record has {len(record.deals)} deal(s), indexes 0 to {len(record.deals) - 1} "
                              f"(deal {index} is not one)", "/deal")
@@ -80,7 +80,7 @@ def _position(record: Record, index: int, events: int | None, field: str = "/eve
         raise NoSuchPosition(f"deal {index + 1} has {count} event(s); there is no position after {events}", field)
     if record.deals[index].hands is None:
         raise NoHands(index)
-    return position(record, index, events)
+    return position(record, index, events, settler)
 
 
 # -- costly plays ---------------------------------------------------------------------
@@ -235,11 +235,12 @@ class Unanalysable(NamedTuple):
 Found = Solved | PastLimit | Unanalysable
 
 
-def deal_positions(record: Record, index: int) -> tuple[list[int], RecordError | None]:
+def deal_positions(record: Record, index: int, settler=None) -> tuple[list[int], RecordError | None]:
     """The positions of deal `index` with a seat to play, as event counts in order (the
     replay's steps with a seat to play; the referee's plays of a settled claim or the bell are
-    no record's events and no position here), and the record error that ends the replay."""
-    steps = deal_steps(resolve(record.preset, record.options), record.deals[index])
+    no record's events and no position here), and the record error that ends the replay
+    (`settler`: for its claim, which is otherwise unsettled)."""
+    steps = deal_steps(resolve(record.preset, record.options), record.deals[index], settler, index)
     counts = {s.event + 1 for s in steps if s.to_play is not None and s.hands is not None and s.error is None
               and not s.ignored and not s.referee}
     return sorted(counts), steps[-1].error
@@ -249,18 +250,19 @@ class DealAnalysis:
     """Every position of deal `index` with a seat to play (`deal_positions`, from `first`
     events on), solved on one Solver, the last position first: the late
     positions are quick, so under one budget the ones past it are the deepest. Iterate to
-    solve them in turn; `found` keeps what was found, by event count.
+    solve them in turn; `found` keeps what was found, by event count. `settler`: perfect play
+    for the deal's claim, which the replay of its positions settles.
 
     Raises, before anything is solved, what `analysis_at(record, index, first)` raises for the
     first position: NoSuchPosition, NoHands, the RecordError before it."""
 
     def __init__(self, record: Record, index: int, objective: str = "score", budget: PerPosition | Shared | None = None,
-                 line: bool | Container[int] = True, first: int = 0):
-        _position(record, index, first, "/from_event")
+                 line: bool | Container[int] = True, first: int = 0, settler=None):
+        _position(record, index, first, "/from_event", settler)
         self.record, self.index, self.objective = record, index, objective
         self.budget = budget or PerPosition()
         self.line = line
-        counts, self.stopped = deal_positions(record, index)
+        counts, self.stopped = deal_positions(record, index, settler)
         self.events = [n for n in reversed(counts) if n >= first]  # the order they are solved in
         self.found: dict[int, Found] = {}
         self.solver = Solver(objective)
@@ -341,12 +343,12 @@ class DealReview(NamedTuple):
 
 
 def review_deal(record: Record, index: int, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> DealReview:
+                progress: Callable[[int, int], None] | None = None, settler=None) -> DealReview:
     """The costly plays of deal `index` (it needs hands) from its whole analysis, each position
     under a fresh `limit()` (the line only from the first lead). `progress(done, total)` is
-    called after each position."""
+    called after each position; `settler`: for the deal's claim."""
     try:
-        whole = DealAnalysis(record, index, objective, PerPosition(limit or SearchLimit), line={0})
+        whole = DealAnalysis(record, index, objective, PerPosition(limit or SearchLimit), line={0}, settler=settler)
     except (UnsolvablePosition, RecordError) as exc:
         return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
     for done, _ in enumerate(whole, 1):

@@ -61,10 +61,11 @@ class Archive:
             limits.check_revisions(len(revisions))
             now = utcnow()
             judged = []
+            searching = self.budget().settler()
             for rev in revisions:
                 record = record_for(t, rev["record"], external_id)
                 limits.check_record(record)
-                judged.append((record, judge(record, self.signer)))
+                judged.append((record, judge(record, searching, self.signer)))
             m = Match(id=_free_id(s, mid), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
                       record=judged[0][0], verdict=judged[0][1])

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from referee.engine import OptionError, adjudicate_dict, resolve
 from referee.engine.errors import shown
+from referee.engine.settlement import Settler
 from referee.signing import Signer, sign_dict
 
 from . import limits
@@ -47,10 +48,11 @@ def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
     return stored
 
 
-def judge(record: dict, signer: Signer | None = None) -> dict:
+def judge(record: dict, settler: Settler, signer: Signer | None = None) -> dict:
     """The record's verdict, with its provenance and signature (by `signer`'s key); an
-    impossible record is refused (nothing impossible is stored)."""
-    verdict = adjudicate_dict(record)
+    impossible record is refused (nothing impossible is stored). `settler`: perfect play for
+    its claims and bell (settlement.Stopped: no verdict)."""
+    verdict = adjudicate_dict(record, settler)
     if not verdict["valid"]:
         first = verdict["errors"][0]
         at = "" if first["event"] is None else f", event {first['event'] + 1}"
@@ -104,7 +106,7 @@ class Matches:
                 stored = record_for(t, record, external_id or mid)
                 limits.check_record(stored)
                 limits.check_new_match(s, tid)
-                verdict = judge(stored, self.signer)
+                verdict = judge(stored, self.budget().settler(), self.signer)
                 now = utcnow()
                 m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
                           status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)

@@ -49,4 +49,5 @@ class Revisions:
                 view = PublicView(r.record, r.verdict, (m.record, m.verdict))
                 record, verdict = view.record(), view.verdict()
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
-                    "record": record, "verdict": verdict, "full": full, "full_record": r.record, "view": view}
+                    "record": record, "verdict": verdict, "full": full, "full_record": r.record,
+                    "full_verdict": r.verdict, "view": view}

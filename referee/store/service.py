@@ -8,7 +8,9 @@ and restore), standings.py, director.py (a tournament as its director reads it),
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
+from referee.budget import Budget, Limits
 from referee.signing import Signer, ring_path
 
 from .archive import Archive
@@ -23,9 +25,18 @@ from .writes import Writes
 
 
 class Store(Tournaments, Matches, Writes, Revisions, Archive, Standings, Feed, Director):
-    def __init__(self, db: Database, signing_keys: str | Path | None = None):
+    """`budget()`: the perfect-play budget of the write being made (the service's: the request's;
+    by default one of its own per write, on CPU time, as the command line counts it)."""
+
+    def __init__(self, db: Database, signing_keys: str | Path | None = None,
+                 budget: Callable[[], Budget] | None = None):
         """`signing_keys`: the key ring that signs the verdicts (referee/signing.py); by default
         REFEREE_SIGNING_KEYS, else the file next to a SQLite database, else none (unsigned)."""
         self.db = db
         path = Path(signing_keys) if signing_keys else ring_path(db.url)
         self.signer: Signer | None = Signer(path) if path is not None else None
+        self.budget = budget or _own_budget
+
+
+def _own_budget() -> Budget:
+    return Budget(Limits.from_settings(), clock="cpu")

@@ -7,6 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.engine import adjudicate_dict
+from referee.settlers import Recorded
 
 from .db import Database
 from .keys import reader_sees_all
@@ -16,10 +17,12 @@ from .tournaments import load_tournament
 
 def _winner(record: dict, verdict: dict) -> int | None:
     """The match's winner as its verdict says (None: a draw). A match closed before records
-    carried `closed` has no winner in its stored verdict: the engine judges it closed (R-26)."""
+    carried `closed` has no winner in its stored verdict: the engine judges it closed (R-26),
+    with the claims its verdict settled (no search: a bell it never had leaves its last deal
+    abandoned)."""
     if verdict["match"]["finished"]:
         return verdict["match"]["winner"]
-    return adjudicate_dict({**record, "closed": True})["match"]["winner"]
+    return adjudicate_dict({**record, "closed": True}, Recorded(verdict))["match"]["winner"]
 
 
 TIE_BREAK = ["won", "court_difference", "points_difference"]

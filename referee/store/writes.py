@@ -71,7 +71,7 @@ class Writes:
             before_record, before_verdict = m.record, m.verdict
             record = change(before_record, t)  # a new record; the head's is left as it is
             limits.check_record(record)
-            verdict = judge(record, self.signer)
+            verdict = judge(record, self.budget().settler(), self.signer)
             finished_before = m.status == "finished"
             now = utcnow()
             add_revision(s, m, kind, reason, record, verdict, now)

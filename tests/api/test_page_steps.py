@@ -11,7 +11,7 @@ from referee.engine import Record, judge, position
 from referee.engine.cards import in_hand_order
 from tests.api.test_matches import auth, make_tournament, post_match
 from tests.engine.test_golden import RECORDS
-from tests.helpers import round_robin_hands, won_by
+from tests.helpers import round_robin_hands, searching, won_by
 
 STEPS = re.compile(r'<script type="application/json" class="steps">(.*?)</script>', re.S)
 SRC = re.compile(r'<details class="deal-more" data-src="([^"]+)" data-deal="(\d+)"')
@@ -54,7 +54,7 @@ def test_the_pages_steps_are_the_engines_state_at_every_event(client, path):
     record = Record.from_dict(data)
     page = client.post("/check", data={"record": json.dumps(data)}).get_data(as_text=True)
     deals = page_steps(page)
-    verdict = judge(record).as_dict()
+    verdict = judge(record, settler=searching()).as_dict()
     assert len(deals) == len(record.deals)
     for i, steps in enumerate(deals):
         ignored = verdict["deals"][i].get("ignored_events", [])

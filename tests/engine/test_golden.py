@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import adjudicate_dict
+from tests.helpers import searching
 
 RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 
@@ -33,7 +34,7 @@ RECORDS = sorted((Path(__file__).parent / "records").glob("*.json"))
 def test_golden_record(path):
     case = json.loads(path.read_text(encoding="utf-8"))
     assert case["verdict"] is not None, f"{path.name} has no expected verdict yet"
-    assert adjudicate_dict(case["record"]) == case["verdict"]
+    assert adjudicate_dict(case["record"], searching()) == case["verdict"]
 
 
 def test_there_are_golden_records_for_every_preset():
@@ -46,7 +47,7 @@ def test_there_are_golden_records_for_every_preset():
 def update() -> None:
     for path in RECORDS:
         case = json.loads(path.read_text(encoding="utf-8"))
-        case["verdict"] = adjudicate_dict(case["record"])
+        case["verdict"] = adjudicate_dict(case["record"], searching())
         path.write_text(json.dumps(case, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print("wrote", path.name)
 

@@ -6,7 +6,7 @@ from referee.cli import summary
 from referee.engine import adjudicate_dict
 from referee.visibility import PublicView
 from tests.engine.test_hidden import HANDS, codes, hidden
-from tests.helpers import deal, ev, verdict, won_by
+from tests.helpers import deal, ev, searching, verdict, won_by
 from tests.solver.claim_deals import endgame, plays
 
 GOLDEN = Path(__file__).parent / "records"
@@ -228,10 +228,10 @@ def claim_record(extra: list[dict], closed_: bool = True, **options) -> dict:
 
 def test_r34b_a_claim_unanswered_at_the_close_is_settled_as_disputed():
     claim = [{"seat": 0, "claim": 3}]
-    waiting = adjudicate_dict(claim_record(claim, closed_=False))
+    waiting = adjudicate_dict(claim_record(claim, closed_=False), searching())
     assert waiting["deals"][0]["status"] == "in_progress" and waiting["next"]["claim"]["answer_from"] == [1, 3]
-    disputed = adjudicate_dict(claim_record(claim + [{"seat": 1, "dispute": True}], closed_=False))
-    v = adjudicate_dict(claim_record(claim))
+    disputed = adjudicate_dict(claim_record(claim + [{"seat": 1, "dispute": True}], closed_=False), searching())
+    v = adjudicate_dict(claim_record(claim), searching())
     assert v["valid"] and v["next"] is None
     d = v["deals"][0]
     c = d["claim"]
@@ -255,7 +255,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_as_disputed():
 def test_r34b_the_claim_is_settled_also_under_perfect_play_at_the_bell():
     # abandoned_deal: perfect_play would have played on (perfect play gives team 0 the same two
     # tricks); the claim is settled instead, and the deal has no at_close.
-    v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}], abandoned_deal="perfect_play"))
+    v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}], abandoned_deal="perfect_play"), searching())
     d = v["deals"][0]
     assert d["claim"]["at_close"] and d["claim"]["awarded"] == 2 and "at_close" not in d
 
@@ -264,7 +264,7 @@ def test_r34b_a_deal_the_penalty_decides_at_the_close_leaves_its_claim_unsettled
     # Seat 0 leads QH; seat 1, holding AH and JH, plays 2C: a revoke. Seat 2 then claims two for
     # team 0. At the close the open trick is over: the revoke decides the deal, and the
     # claim waits for nothing (R-34b).
-    v = adjudicate_dict(claim_record([{"seat": 0, "play": "QH"}, {"seat": 1, "play": "2C"}, {"seat": 2, "claim": 2}]))
+    v = adjudicate_dict(claim_record([{"seat": 0, "play": "QH"}, {"seat": 1, "play": "2C"}, {"seat": 2, "claim": 2}]), searching())
     assert v["valid"]
     d = v["deals"][0]
     assert d["status"] == "ended_by_penalty" and (d["result"]["winner"], d["result"]["kind"]) == (0, "penalty_court")
@@ -272,15 +272,8 @@ def test_r34b_a_deal_the_penalty_decides_at_the_close_leaves_its_claim_unsettled
     assert [(x["code"], x["seat"], x["penalty"]) for x in d["violations"]] == [("revoke", 1, True)]
 
 
-def test_r34b_a_claim_past_the_search_limit_at_the_close_abandons_the_deal(monkeypatch):
-    from referee.solver import claims
-
-    monkeypatch.setattr(claims, "CLAIM_NODES", 5)
-    claims._cache.clear()
-    try:
-        v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}]))
-    finally:
-        claims._cache.clear()
+def test_r34b_a_claim_past_the_search_limit_at_the_close_abandons_the_deal():
+    v = adjudicate_dict(claim_record([{"seat": 0, "claim": 3}]), searching(claim_nodes=5))
     assert v["valid"], v["errors"]  # the close is never refused for it
     d = v["deals"][0]
     assert d["status"] == "abandoned" and d["result"] is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.engine import adjudicate_dict
 from referee.engine.cards import DECK
+from tests.helpers import searching
 
 
 def endgame(final: list[str], winners: list[int], dealer: int = 0) -> tuple[list[list[str]], list[dict]]:
@@ -39,8 +40,22 @@ def claimed(preset: str, final: list[str], winners: list[int], claim: tuple[int,
     deal = {"dealer": dealer, "hands": hands, "events": events}
     if trump is not None:
         deal["trump"] = trump
-    return adjudicate_dict({"preset": preset, "options": options, "deals": [deal]})
+    return adjudicate_dict({"preset": preset, "options": options, "deals": [deal]}, searching())
 
 
 def plays(line: list[dict]) -> str:
     return " ".join(f"{p['seat']}:{p['card']}" for p in line)
+
+
+def early_claim(seed: int = 1) -> dict:
+    """A record whose claim is disputed at the first lead (issue 33's flood: 16 POSTs of about
+    1 KB): settling it searches to the claim's node limit (about 1 s of CPU time on a loaded
+    2-core machine with the compiled search, 24 s before it), so a test or bench can watch a
+    search that does not end soon by itself."""
+    import random
+
+    cards = [c.text for c in DECK]
+    random.Random(seed).shuffle(cards)
+    hands = [cards[k * 13:(k + 1) * 13] for k in range(4)]
+    return {"preset": "court-piece", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands,
+                                               "events": [{"seat": 1, "claim": 7}, {"seat": 2, "dispute": True}]}]}

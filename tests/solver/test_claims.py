@@ -6,6 +6,7 @@ team 0 with 6 tricks and team 1 with 4, trick 10 won by seat 0."""
 import pytest
 
 from referee.engine import adjudicate_dict
+from tests.helpers import searching
 
 from .claim_deals import claimed, endgame, plays
 
@@ -154,12 +155,12 @@ def test_a_claim_of_every_trick_left_fails_where_the_deal_ends_first():
 
 # -- record errors (R-33) ----------------------------------------------------------------------
 
-def judged(final, winners, extra, preset="seven-courts", hands=True, trump=SPADES):
+def judged(final, winners, extra, preset="seven-courts", hands=True, trump=SPADES, settler=None):
     hands_, events = endgame(final, winners)
     deal = {"dealer": 0, "trump": trump, "events": events + extra}
     if hands:
         deal["hands"] = hands_
-    return adjudicate_dict({"preset": preset, "deals": [deal]})
+    return adjudicate_dict({"preset": preset, "deals": [deal]}, settler or searching())
 
 
 FINAL = ["AS KS QS", "JS AH KH", "TS QH 2D", "JH TH 2C"]
@@ -195,32 +196,41 @@ def test_a_claim_waiting_for_its_answer_holds_the_deal_and_next_says_so():
     assert v["next"]["claim"] == {"seat": 0, "tricks": 3, "event": 40, "answer_from": [1, 3], "rule": ["R-33"]}
 
 
-def test_a_claim_past_the_search_limit_is_the_record_error_claim_unsettled(monkeypatch):
-    from referee.solver import claims
-
-    monkeypatch.setattr(claims, "CLAIM_NODES", 5)
-    claims._cache.clear()
-    v = judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}])
-    claims._cache.clear()
+def test_a_claim_past_the_search_limit_is_the_record_error_claim_unsettled():
+    v = judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}],
+               settler=searching(claim_nodes=5))
     assert [(e["code"], e["event"], e["rule"]) for e in v["errors"]] == [("claim_unsettled", 40, ["R-34"])]
+    assert "limit for one claim (5 nodes)" in v["errors"][0]["message"]
     assert v["deals"][0]["status"] == "invalid" and v["deals"][0]["result"] is None
 
 
 def test_a_claim_past_the_limit_is_searched_once_however_often_its_record_is_judged(monkeypatch):
-    """A stored match is judged again at every write: the failed search is remembered like a
-    settled one (a node limit fails the same way every time)."""
+    """The same record is often judged again (a client's retries): the failed search is
+    remembered like a settled one (a node limit fails the same way every time)."""
     from referee.solver import claims
 
-    monkeypatch.setattr(claims, "CLAIM_NODES", 5)
     searches = []
     real = claims._settle
     monkeypatch.setattr(claims, "_settle", lambda deal, limit: searches.append(1) or real(deal, limit))
     claims._cache.clear()
     answer = [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
-    verdicts = [judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer) for _ in range(3)]
+    verdicts = [judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer, settler=searching(claim_nodes=5))
+                for _ in range(3)]
     claims._cache.clear()
     assert len(searches) == 1
     assert all([e["code"] for e in v["errors"]] == ["claim_unsettled"] for v in verdicts)
+
+
+def test_a_claim_remembered_past_a_small_limit_is_searched_again_under_a_larger_one():
+    """What a search finds depends on its node limit: each limit has its own outcome."""
+    from referee.solver import claims
+
+    claims._cache.clear()
+    answer = [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
+    small = judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer, settler=searching(claim_nodes=5))
+    large = judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer)
+    claims._cache.clear()
+    assert [e["code"] for e in small["errors"]] == ["claim_unsettled"] and large["valid"]
 
 
 # -- the deal at the bell (R-32, abandoned_deal: perfect_play) -------------------------------------
@@ -230,7 +240,7 @@ def closed_during(final, winners, hands=True, **options):
     deal = {"dealer": 0, "trump": SPADES, "events": events}
     if hands:
         deal["hands"] = hands_
-    return adjudicate_dict({"preset": "seven-courts", "options": options, "closed": True, "deals": [deal]})
+    return adjudicate_dict({"preset": "seven-courts", "options": options, "closed": True, "deals": [deal]}, searching())
 
 
 def test_at_the_bell_perfect_play_finishes_the_deal_and_scores_it():

@@ -10,13 +10,20 @@ import pytest
 from referee.engine import resolve
 from referee.engine.claims import ClaimEvent
 from referee.engine.record import PLAY, Event
-from referee.solver.claims import settle
+from referee.solver import claims
+from referee.solver.limits import SearchLimit
 
 from .minimax import child, outcome
 from .positions import random_position
 from .test_against_minimax import GROUPS
 
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True)
+
+
+def settle(deal):
+    """The claim settled as the referee settles it: its own search under the claim's default
+    node limit (referee.budget.CLAIM_NODES)."""
+    return claims.settle(deal, SearchLimit(2_000_000))
 
 
 def every_line(deal, team):

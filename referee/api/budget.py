@@ -1,0 +1,90 @@
+"""Perfect play in the service: one budget per request (referee.budget), a search stopped when
+its client has gone, and the problem a client gets when perfect play stops for the request
+(settlement.Stopped)."""
+from __future__ import annotations
+
+import select
+import socket
+import ssl
+from typing import Callable
+
+from flask import Flask, current_app, g, request
+
+from referee.budget import Budget, Limits
+from referee.engine.settlement import Stopped
+
+from .problems import problem
+
+STATUS = {"seconds": 503, "cancelled": 503, "nodes": 422}
+TITLE = {"seconds": "Perfect play took too long", "cancelled": "Client gone", "nodes": "Perfect play limit reached"}
+
+
+def register(app: Flask) -> None:
+    app.extensions["referee.limits"] = Limits.from_settings(app.config)
+
+    @app.teardown_request
+    def _close(_exc):
+        budget = g.pop("referee_budget", None)
+        if budget is not None:
+            budget.close()
+
+    @app.errorhandler(Stopped)
+    def _stopped(exc: Stopped):
+        return stopped_response(exc)
+
+
+def stopped_response(exc: Stopped):
+    """The problem for a request whose perfect play stopped; logged, since a gone client reads nothing."""
+    current_app.logger.warning("perfect play stopped (%s): %s %s: %s", exc.reason, request.method, request.path,
+                               exc.message)
+    extra = {"reason": exc.reason}
+    if exc.setting is not None:
+        extra.update(setting=exc.setting, limit=exc.limit)
+    response = problem(STATUS[exc.reason], TITLE[exc.reason], exc.message + _advice(exc), **extra)
+    if exc.retry_after is not None:
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def _advice(exc: Stopped) -> str:
+    if exc.reason == "seconds":
+        return f"; send the request again after {exc.retry_after} s (Retry-After)"
+    return ""
+
+
+def new_budget(**limits) -> Budget:
+    """A budget for work that outlives the view (a streamed answer): its owner closes it."""
+    app = current_app
+    return Budget(app.extensions["referee.limits"], "wall", client_gone(request.environ), **limits)
+
+
+def request_budget(**limits) -> Budget:
+    """This request's budget (made at its first use, closed when the request ends); `limits`:
+    the request's own `nodes` and `seconds`, when not the operator's (the analysis)."""
+    if "referee_budget" not in g:
+        g.referee_budget = new_budget(**limits)
+    return g.referee_budget
+
+
+def client_gone(environ: dict) -> Callable[[], bool] | None:
+    """Whether the client has closed its connection, where the server hands the app its socket
+    (gunicorn, Werkzeug's server); None where it cannot be known."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if not isinstance(sock, socket.socket) or isinstance(sock, ssl.SSLSocket):
+        return None  # an SSL socket's bytes are not the request's: no peeking there
+    return lambda: _gone(sock)
+
+
+def _gone(sock: socket.socket) -> bool:
+    """The request is read whole before perfect play starts, so a readable socket with nothing
+    to read is the client's end of the connection (a next request waiting is not)."""
+    try:
+        poller = select.poll()
+        poller.register(sock, select.POLLIN | select.POLLERR | select.POLLHUP)
+        if not poller.poll(0):
+            return False
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except (OSError, ValueError):  # reset, or closed already
+        return True
