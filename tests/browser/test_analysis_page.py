@@ -17,15 +17,8 @@ RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-cos
 # dropped Bilal's lone KS, so seat 0's side would take all 11 tricks left, not 10: that play
 # cost 1 trick.
 
-WIDTHS = [pytest.param(1280, id="desktop"), pytest.param(390, id="phone")]
-
-
-@pytest.fixture(params=WIDTHS)
-def wide(request, browser):
-    """The browser at a width (the height of a phone's screen at 390 px)."""
-    browser.set_window_size(request.param, 1600 if request.param > 800 else 844)
-    yield browser
-    browser.set_window_size(1280, 1600)
+# At a desktop's width and a phone's (conftest's `width`).
+AT_WIDTHS = pytest.mark.parametrize("width", [1280, 390], indirect=True, ids=["desktop", "390px"])
 
 
 def values(browser, seat, deal=0):
@@ -70,8 +63,8 @@ def go(browser, event):
     link.click()
 
 
-def test_the_check_page_fills_the_whole_deal_in_from_one_request_and_marks_the_costly_play(served, wide):
-    browser = wide
+@AT_WIDTHS
+def test_the_check_page_fills_the_whole_deal_in_from_one_request_and_marks_the_costly_play(served, browser, width):
     base, _ = served
     paste(browser, base, json.dumps(RECORD))
     assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .tricks .play")  # the page is there at once
@@ -121,8 +114,8 @@ def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(s
     assert [u.split("from_event=")[1] for u in requests(browser, "/analysis")] == ["0", "7"]
 
 
-def test_the_page_shows_before_the_analysis_which_says_it_is_under_way_with_a_ring_no_glyph(served, wide):
-    browser = wide
+@AT_WIDTHS
+def test_the_page_shows_before_the_analysis_which_says_it_is_under_way_with_a_ring_no_glyph(served, browser, width):
     browser.execute_cdp_cmd("Network.enable", {})
     slow = {"offline": False, "latency": 800, "downloadThroughput": -1, "uploadThroughput": -1}
     browser.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
@@ -143,8 +136,8 @@ def test_the_page_shows_before_the_analysis_which_says_it_is_under_way_with_a_ri
     assert "busy" not in browser.find_element(By.CSS_SELECTOR, "#deal-0 .analysis-status").get_attribute("class")
 
 
-def test_positions_past_the_deals_budget_are_asked_for_alone_only_when_the_reader_is_on_one(served, wide):
-    browser = wide
+@AT_WIDTHS
+def test_positions_past_the_deals_budget_are_asked_for_alone_only_when_the_reader_is_on_one(served, browser, width):
     base, app = served
     app.config["ANALYSIS_MAX_NODES"] = 1000  # the whole deal's budget, and one position's
     record = random_deal(5, 52)
