@@ -68,8 +68,17 @@ def extensions():
         sys.stderr.write("referee: Cython is not installed; perfect play runs as Python\n")
         return []
     ext = Extension("referee.solver._ccore", [os.path.join(SOLVER, "core.py")], extra_compile_args=["-O3"])
+    build_dir = os.path.join("build", "cython")
+    # Cython tracks core.py's own dependencies, not _ccore.pxd's: translate again whenever
+    # either changed since the C file in build_dir was made
+    stamp = os.path.join(build_dir, "_ccore.digest")
+    fresh = os.path.exists(stamp) and open(stamp).read() == digest()
     try:
-        return cythonize([ext], compiler_directives=DIRECTIVES, build_dir=os.path.join("build", "cython"), quiet=True)
+        found = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=build_dir, quiet=True, force=not fresh)
+        os.makedirs(build_dir, exist_ok=True)
+        with open(stamp, "w") as f:
+            f.write(digest())
+        return found
     except Exception as exc:
         sys.stderr.write(f"referee: Cython could not translate the solver core ({exc}); perfect play runs as Python\n")
         return []

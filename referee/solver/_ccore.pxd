@@ -12,7 +12,8 @@ cdef u64 RELMASK
 cdef int END_SEVEN, END_PILE, END_THIRTEEN, END_BID, END_PAIR
 cdef int KIND_NONE, KIND_PAIR, KIND_NO_PAIR, KIND_LAST
 cdef int BAND_ASK, BAND_AUTO, BAND_AUTO_MUST
-cdef int PER_BUCKET, WORDS, MAX_BUCKETS, CHECK, ACE, TEN
+cdef int PER_BUCKET, WORDS, MAX_ENTRIES, CHECK, ACE, TEN
+cdef u64 M64, HASH_A, HASH_B
 cdef int BITS[8192]
 cdef int HIGH[8192]
 cdef int LOW[8192]
@@ -27,11 +28,15 @@ cdef class Search:
     cdef public int ace_rule, bid_n, caller, callers
     cdef public int objective, team
     cdef public object outcome, spend, error
-    cdef dict outcomes, buckets
-    cdef object pool_array, fill_array
+    cdef dict outcomes, sims
+    cdef public int monotone
+    # the table: an index (open addressing) of buckets, each a run of entries in the pool
+    cdef object key_array, slot_array, bucket_array, pool_array
+    cdef u64[:] index_key
+    cdef int[:] index_bucket
+    cdef unsigned int[:] bucket
     cdef u64[:] pool
-    cdef unsigned int[:] fill
-    cdef int nbuckets, capacity
+    cdef public int slots, nbuckets, room, used
     cdef u64 specials
     # the position
     cdef u64 h[16]
@@ -54,6 +59,8 @@ cdef class Search:
     cdef u64 spec[4]
     cdef int mv[1024]
     cdef u64 sv[64]
+    cdef int killer[64]
+    cdef int lw[256]
     cdef long long cs[64]
     cdef int glo[16]
     cdef int ghi[16]
@@ -68,6 +75,8 @@ cdef class Search:
 
     @cython.locals(n=cython.int, prev=cython.int, r=cython.int, spec=u64)
     cdef int _groups(self, u64 m, u64 a, int s) noexcept
+
+    cdef int _special(self, int s, int r) noexcept
 
     @cython.locals(s=cython.int)
     cdef void _set_specials(self) noexcept
@@ -144,11 +153,12 @@ cdef class Search:
     @cython.locals(gain=cython.int, rel=u64, obj=cython.int, r=u64)
     cdef u64 _close(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(left=cython.int, obj=cython.int, r=u64)
+    @cython.locals(left=cython.int, obj=cython.int, r=u64, key=u64, lens=u64)
     cdef u64 _start(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, n=cython.int, want=u64, other=u64, rel=u64,
-                   best=u64, found=cython.int, i=cython.int, m=cython.int, r=u64, code=u64)
+                   best=u64, found=cython.int, i=cython.int, m=cython.int, res=u64, code=u64, lw=cython.int,
+                   s=cython.int, r=cython.int, low=cython.int)
     cdef u64 _card(self, long long t, int kk, int hint) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(n=cython.int, top=cython.int)
@@ -166,21 +176,40 @@ cdef class Search:
                    pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
+    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int)
+    cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
+                   saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
+    cdef long long _sim(self, int side, int q) except? -1
+
     @cython.locals(obj=cython.int, state=u64)
-    cdef object _key(self, int kk)
+    cdef u64 _key(self, int kk) noexcept
 
     @cython.locals(s=cython.int, a=u64, spec=u64, c=u64, r=cython.int, owner=cython.int)
     cdef void _codes(self) noexcept
 
-    @cython.locals(b=cython.int, count=cython.int, e=cython.int, base=cython.int, meta=u64, kind=u64,
+    cdef int _clear_table(self, int slots, int entries) except -1
+
+    @cython.locals(mask=u64, i=u64, j=cython.int, n=cython.int)
+    cdef int _find(self, u64 a, u64 b, int create) except -2
+
+    @cython.locals(count=cython.int, mask=u64, k=cython.int, j=cython.int, a=u64, b=u64, i=u64)
+    cdef int _grow_index(self) except -1
+
+    @cython.locals(first=cython.int, count=cython.int, e=cython.int, base=cython.int, meta=u64, kind=u64,
                    te=cython.longlong, move=cython.int)
-    cdef u64 _lookup(self, object key, long long t) except? 0xFFFFFFFFFFFFFFFF
+    cdef u64 _lookup(self, int b, long long t) noexcept
 
     @cython.locals(rel=u64, s=cython.int, a=u64, n=cython.int, shift=cython.int)
     cdef u64 _entry_rel(self, u64 meta) noexcept
 
     @cython.locals(code=u64, rel=u64, s=cython.int, b=cython.int, slot=cython.int, base=cython.int, meta=u64,
                    a=u64, n=cython.int, shift=cython.int, x=u64)
-    cdef int _store(self, object key, long long t, u64 r, int move) except -1
+    cdef int _store(self, u64 key, u64 lens, long long t, u64 r, int move) except -1
 
-    cdef int _grow(self) except -1
+    @cython.locals(first=cython.int, room=cython.int, stored=cython.int, grown=cython.int, i=cython.int)
+    cdef int _slot(self, int b) except -2
+
+    @cython.locals(room=cython.int)
+    cdef int _grow_pool(self) except -1

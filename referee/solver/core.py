@@ -57,9 +57,12 @@ BAND_ASK = 0
 BAND_AUTO = 1
 BAND_AUTO_MUST = 2
 
-PER_BUCKET = 16          # table entries kept per bucket (leader, suit lengths, rule state)
+PER_BUCKET = 64          # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta
-MAX_BUCKETS = 1 << 17
+MAX_ENTRIES = 1 << 20     # the table's size at most (40 MiB); past it, it starts again empty
+M64 = 0xFFFFFFFFFFFFFFFF
+HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
+HASH_B = 0xC2B2AE3D27D4EB4F
 CHECK = 1023             # the budget is asked every 1,024 nodes
 
 ACE = 12
@@ -106,13 +109,7 @@ class Search:
         self.outcome = outcome
         self.spend = spend
         self.outcomes = {}
-        self.buckets = {}
-        self.pool_array = array("Q", bytes(8 * WORDS * PER_BUCKET * 1024))
-        self.fill_array = array("I", bytes(4 * 1024))
-        self.pool = self.pool_array  # compiled: typed views of the arrays
-        self.fill = self.fill_array
-        self.nbuckets = 0
-        self.capacity = 1024
+        self._clear_table(1 << 12, 1 << 14)
         self.h = [0] * 16
         self.alive = [0] * 4
         self.tseat = [0] * 64
@@ -125,6 +122,8 @@ class Search:
         self.spec = [0] * 4
         self.mv = [0] * 1024
         self.sv = [0] * 64
+        self.killer = [-1] * 64
+        self.lw = [0] * 256
         self.cs = [0] * 64
         self.glo = [0] * 16
         self.ghi = [0] * 16
@@ -145,6 +144,9 @@ class Search:
         if (self.opt_pile and (self.ace_on_ace or self.ace_seal)) or (self.pairs_on and self.ace_rule and objective != TRICKS):
             specials |= 1 << ACE
         self.specials = specials
+        # a trick won is never worse than the same trick lost (see _envelope)
+        self.monotone = 0 if self.opt_pile or self.pairs_on else 1
+        self.sims = {}
 
     # -- the position -----------------------------------------------------------------
 
@@ -225,6 +227,10 @@ class Search:
                 n += 1
             prev = r
         return n
+
+    def _special(self, s, r):
+        """Is this a card some rule looks at (a ten, an ace, the face-down trump)?"""
+        return (self.specials >> r) & 1 or (self.hidden and s == self.hsuit and r == self.hrank)
 
     def _set_specials(self):
         s = 0
@@ -790,15 +796,20 @@ class Search:
             r = self._sure(t)
             if r != UNDECIDED << RES:
                 return r
+        elif (obj == SCORE or obj == DEAL_TRICKS) and self.monotone:
+            r = self._envelope(t)
+            if r != UNDECIDED << RES:
+                return r
         key = self._key(kk)
+        lens = self.lens
         self._codes()
-        r = self._lookup(key, t)
+        r = self._lookup(self._find(key, lens, 0), t)
         if r != UNDECIDED << RES:
             return r
         r = self._card(t, kk, self.hint)
         if not self.stopped:
             self._codes()
-            self._store(key, t, r, self.best_move)
+            self._store(key, lens, t, r, self.best_move)
         return r
 
     def _card(self, t, kk, hint):
@@ -813,33 +824,50 @@ class Search:
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
-        n = self._gen(ply, hint if self.tk == 0 else -1)
+        n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
         want = TRUE if mine else FALSE
         other = FALSE if mine else TRUE
         rel = 0
         best = NONE
         found = -1
         self.ply = ply + 1
+        lw = ply * 4
+        self.lw[lw] = 0
+        self.lw[lw + 1] = 0
+        self.lw[lw + 2] = 0
+        self.lw[lw + 3] = 0
         i = 0
         for i in range(n):
             m = self.mv[ply * 16 + i]
+            s = m // 13
+            r = m - 13 * s
+            if m != REVEAL and r < self.lw[lw + s] and not self._special(s, r):
+                continue  # below every rank that mattered after a card of this suit: the same again
             self._do(m, ply)
             if self.tk == 4:
-                r = self._close(t, kk)
+                res = self._close(t, kk)
             else:
-                r = self._card(t, kk, -1)
+                res = self._card(t, kk, -1)
             self._undo(m, ply)
             if self.stopped:
                 break
-            code = r >> RES
+            code = res >> RES
             if code == want:
                 best = want
-                rel = r & RELMASK
+                rel = res & RELMASK
                 found = m
+                if i:
+                    self.killer[ply] = m  # tried first by the next sibling position at this depth
                 break
-            rel |= r & RELMASK
+            rel |= res & RELMASK
             if code == other:
                 best = other
+            if m != REVEAL and not self.lw[lw + s] and not self._special(s, r):
+                low = LOW[(rel >> (13 * s)) & 8191]
+                if low < 0:
+                    self.lw[lw + s] = 13  # no rank of the suit mattered: any other card of it is the same
+                elif r < low:
+                    self.lw[lw + s] = low
         self.ply = ply
         self.best_move = found
         return best << RES | rel
@@ -939,11 +967,80 @@ class Search:
                     return (TRUE if ours else FALSE) << RES | self.cash_rel | more_rel
         return UNDECIDED << RES
 
+    # -- bounds from the deal's end (tricks taken at once, no pairs) ----------------------
+
+    def _envelope(self, t):
+        """Where a trick won is never worse for a team than the same trick lost (tricks
+        taken at once, no deciding pair), the value lies between the team losing every
+        trick left and it winning every one; and when the leader's side has quick tricks
+        (the trump known), between it cashing them and then losing every trick, and the
+        other side cashing its own then losing every one. The answer when that decides."""
+        left = 14 - self.number
+        us = self.team
+        them = 1 - us
+        if self._sim(us, left) < t:
+            return FALSE << RES
+        if self._sim(them, left) >= t:
+            return TRUE << RES
+        if self.trump < 0 or self.hidden:
+            return UNDECIDED << RES
+        q = self._cash(self.leader, 0)
+        if not q:
+            return UNDECIDED << RES
+        if (self.leader & 1) == us:
+            if self._sim(us, q) >= t:
+                return TRUE << RES | self.cash_rel
+        elif self._sim(them, q) < t:
+            return FALSE << RES | self.cash_rel
+        return UNDECIDED << RES
+
+    def _sim(self, side, q):
+        """The value if `side` wins the next q tricks and the other side every one after, by
+        the deal's end rules (a court team plays on only while it wins); the tens still out
+        go to the side winning the last tricks (a bound either way: see _envelope)."""
+        key = (side | q << 1 | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27)
+        v = self.sims.get(key)
+        if v is not None:
+            return v
+        saved_won0 = self.won[0]
+        saved_won1 = self.won[1]
+        saved_tens0 = self.tens[0]
+        saved_tens1 = self.tens[1]
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3
+        left = 14 - self.number
+        j = 0
+        for j in range(left):
+            w = side if j < q else 1 - side
+            if self.court_made:
+                if w != self.first_seven:
+                    break  # the court team stops: the court stands
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            if self._ends(self.number + j, w, 0):
+                break
+        self.tens[side if q >= left else 1 - side] += 4 - self.tens[0] - self.tens[1]
+        if self.objective == SCORE:
+            v = self._value_now()
+        else:
+            v = self.won[self.team] - (saved_won0 if self.team == 0 else saved_won1)
+        self.won[0] = saved_won0
+        self.won[1] = saved_won1
+        self.tens[0] = saved_tens0
+        self.tens[1] = saved_tens1
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.sims[key] = v
+        return v
+
     # -- the table --------------------------------------------------------------------------
 
     def _key(self, kk):
-        """The bucket: the leader, each seat's suit lengths, the rule state the objective
-        looks at, the perspective team (a Python int)."""
+        """The bucket's first word: the leader, the perspective team and the rule state the
+        objective looks at (the second is the suit lengths, `lens`)."""
         obj = self.objective
         state = (self.trump + 1) | self.hidden << 3
         if self.opt_pile:
@@ -958,7 +1055,7 @@ class Search:
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
                 state = state << 5 | kk
-        return (state << 3 | self.team << 2 | self.leader, self.lens)
+        return state << 3 | self.team << 2 | self.leader
 
     def _codes(self):
         """Each suit's remaining cards' owners, high to low, three bits each after a leading
@@ -982,17 +1079,88 @@ class Search:
                 r -= 1
             self.code[s] = c
 
-    def _lookup(self, key, t):
-        """A table entry that decides `value >= t` here, as an answer; else UNDECIDED (and
-        `hint`, the best move an entry for this position remembers, or -1)."""
+    def _clear_table(self, slots, entries):
+        """An empty table: `slots` places in the index (a power of 2), room for `entries`."""
+        self.key_array = array("Q", bytes(16 * slots))
+        self.slot_array = array("i", bytes(4 * slots))
+        self.index_key = self.key_array  # compiled: typed views of the arrays
+        self.index_bucket = self.slot_array
+        self.slots = slots
+        self.nbuckets = 0
+        self.bucket_array = array("I", bytes(12 * (slots // 2)))
+        self.bucket = self.bucket_array  # per bucket: first entry, room, entries stored
+        self.pool_array = array("Q", bytes(8 * WORDS * entries))
+        self.pool = self.pool_array
+        self.room = entries
+        self.used = 0
+        return 0
+
+    def _find(self, a, b, create):
+        """The bucket of key (a, b), or -1; with `create`, made when missing."""
+        mask = self.slots - 1
+        i = (((a * HASH_A) ^ (b * HASH_B)) & M64) >> 40 & mask
+        while True:
+            j = self.index_bucket[i]
+            if j == 0:
+                break
+            if self.index_key[2 * i] == a and self.index_key[2 * i + 1] == b:
+                return j - 1
+            i = (i + 1) & mask
+        if not create:
+            return -1
+        if 2 * (self.nbuckets + 1) > self.slots:
+            self._grow_index()
+            return self._find(a, b, create)
+        self.index_key[2 * i] = a
+        self.index_key[2 * i + 1] = b
+        n = self.nbuckets
+        self.nbuckets = n + 1
+        self.index_bucket[i] = n + 1
+        self.bucket[3 * n] = 0
+        self.bucket[3 * n + 1] = 0
+        self.bucket[3 * n + 2] = 0
+        return n
+
+    def _grow_index(self):
+        """Twice the places in the index (and room for as many buckets), the keys moved."""
+        old_keys = self.key_array
+        old_slots = self.slot_array
+        old_buckets = self.bucket_array
+        count = self.slots
+        self.slots = count * 2
+        self.key_array = array("Q", bytes(16 * self.slots))
+        self.slot_array = array("i", bytes(4 * self.slots))
+        self.index_key = self.key_array
+        self.index_bucket = self.slot_array
+        buckets = array("I", bytes(12 * (self.slots // 2)))
+        buckets[:len(old_buckets)] = old_buckets
+        self.bucket_array = buckets
+        self.bucket = buckets
+        mask = self.slots - 1
+        for k in range(count):
+            j = old_slots[k]
+            if j:
+                a = old_keys[2 * k]
+                b = old_keys[2 * k + 1]
+                i = (((a * HASH_A) ^ (b * HASH_B)) & M64) >> 40 & mask
+                while self.slot_array[i]:
+                    i = (i + 1) & mask
+                self.key_array[2 * i] = a
+                self.key_array[2 * i + 1] = b
+                self.slot_array[i] = j
+        return 0
+
+    def _lookup(self, b, t):
+        """A table entry of bucket b that decides `value >= t` here, as an answer; else
+        UNDECIDED (and `hint`, the best move an entry for this position remembers, or -1)."""
         self.hint = -1
-        b = self.buckets.get(key, -1)
         if b < 0:
             return UNDECIDED << RES
-        count = min(self.fill[b], PER_BUCKET)
+        first = self.bucket[3 * b]
+        count = min(self.bucket[3 * b + 2], self.bucket[3 * b + 1])
         e = 0
         for e in range(count):
-            base = (b * PER_BUCKET + e) * WORDS
+            base = (first + e) * WORDS
             meta = self.pool[base + 4]
             if ((self.code[0] >> (meta & 63)) != self.pool[base]
                     or (self.code[1] >> ((meta >> 6) & 63)) != self.pool[base + 1]
@@ -1019,24 +1187,18 @@ class Search:
             rel |= self._top_mask(s, a, n)
         return rel
 
-    def _store(self, key, t, r, move):
+    def _store(self, key, lens, t, r, move):
         code = r >> RES
         rel = r & RELMASK
         s = 0
         for s in range(4):
             if self.spec[s]:
                 rel |= UP[s * 13 + LOW[self.spec[s]]]  # a card a rule looks at: always
-        b = self.buckets.get(key, -1)
-        if b < 0:
-            if self.nbuckets >= self.capacity:
-                self._grow()
-            b = self.nbuckets
-            self.nbuckets += 1
-            self.buckets[key] = b
-            self.fill[b] = 0
-        slot = self.fill[b] % PER_BUCKET
-        self.fill[b] += 1
-        base = (b * PER_BUCKET + slot) * WORDS
+        b = self._find(key, lens, 1)
+        slot = self._slot(b)
+        if slot < 0:
+            return 0
+        base = slot * WORDS
         meta = 0
         for s in range(4):
             a = self.alive[s]
@@ -1053,21 +1215,41 @@ class Search:
         self.pool[base + 4] = meta
         return 0
 
-    def _grow(self):
-        """More room for the table; past MAX_BUCKETS it starts again empty."""
-        if self.capacity >= MAX_BUCKETS:
-            self.buckets.clear()
-            self.nbuckets = 0
-            return 0
-        cap = self.capacity * 2
-        pool = array("Q", bytes(8 * WORDS * PER_BUCKET * cap))
-        fill = array("I", bytes(4 * cap))
+    def _slot(self, b):
+        """The place for bucket b's next entry: a new one while the bucket has room (it
+        doubles, up to PER_BUCKET), else its oldest. -1: the table was full and is empty now."""
+        first = self.bucket[3 * b]
+        room = self.bucket[3 * b + 1]
+        stored = self.bucket[3 * b + 2]
+        if stored < room:
+            self.bucket[3 * b + 2] = stored + 1
+            return first + stored
+        if room >= PER_BUCKET:
+            self.bucket[3 * b + 2] = stored + 1
+            return first + stored % room
+        grown = 4 if room == 0 else 2 * room
+        if self.used + grown > self.room:
+            if self.room >= MAX_ENTRIES:
+                self._clear_table(1 << 12, self.room)
+                return -1
+            self._grow_pool()
+        i = 0
+        for i in range(room * WORDS):
+            self.pool[self.used * WORDS + i] = self.pool[first * WORDS + i]
+        self.bucket[3 * b] = self.used
+        self.bucket[3 * b + 1] = grown
+        self.bucket[3 * b + 2] = stored + 1
+        self.used += grown
+        return self.used - grown + stored
+
+    def _grow_pool(self):
+        """Twice the room for entries (up to MAX_ENTRIES), the entries kept where they are."""
+        room = min(2 * self.room, MAX_ENTRIES)
+        pool = array("Q", bytes(8 * WORDS * room))
         pool[:len(self.pool_array)] = self.pool_array
-        fill[:len(self.fill_array)] = self.fill_array
-        self.pool_array, self.fill_array = pool, fill
+        self.pool_array = pool
         self.pool = pool
-        self.fill = fill
-        self.capacity = cap
+        self.room = room
         return 0
 
     # -- the driver's questions -------------------------------------------------------------
