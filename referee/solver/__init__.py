@@ -26,6 +26,7 @@ from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
 from ..engine.record import PLAY, REVEAL, Event
 from . import position
+from .core import REVEAL as REVEAL_CODE
 from .driver import Driver
 from .limits import SearchLimit, SearchLimitExceeded
 from .loader import COMPILED, Search
@@ -159,6 +160,6 @@ def _played(root: Deal, plays: list) -> Deal:
     """The engine's replay of the line: where it ends, and how."""
     end = root.copy()
     for seat, move in plays:
-        end.push(Event(seat, REVEAL) if move == position.core.REVEAL else Event(seat, PLAY, as_move(move)))
+        end.push(Event(seat, REVEAL) if move == REVEAL_CODE else Event(seat, PLAY, as_move(move)))
         end.finish()
     return end

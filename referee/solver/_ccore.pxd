@@ -186,6 +186,9 @@ cdef class Search:
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept
 
+    @cython.locals(v=cython.int, s=cython.int, owner=cython.int)
+    cdef int _owners(self, int r) noexcept
+
     @cython.locals(s=cython.int, a=u64, spec=u64, c=u64, r=cython.int, owner=cython.int)
     cdef void _codes(self) noexcept
 

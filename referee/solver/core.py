@@ -792,7 +792,7 @@ class Search:
                 return FALSE << RES
         elif obj == EXACT and (kk < 0 or kk > left + self.pile):
             return NONE << RES
-        if obj == TRICKS and not self.opt_pile and self.trump >= 0 and not self.hidden:
+        if obj == TRICKS and not self.opt_pile:
             r = self._sure(t)
             if r != UNDECIDED << RES:
                 return r
@@ -900,12 +900,16 @@ class Search:
         as the partner follows to when the partner holds one (never forced to trump; with
         `follows`, in every suit). Then the top trumps. Sets cash_rel, cash_counts bits."""
         b = seat * 4
-        tr = self.trump
+        tr = self.trump if not self.hidden else -1
         o1 = ((seat + 1) & 3) * 4
         o2 = ((seat + 3) & 3) * 4
         p = ((seat + 2) & 3) * 4
-        ruff = self.h[o1 + tr] | self.h[o2 + tr]
-        partner_ruffs = follows or self.h[p + tr]
+        if tr >= 0:
+            ruff = self.h[o1 + tr] | self.h[o2 + tr]
+            partner_ruffs = follows or self.h[p + tr]
+        else:  # the trump unknown to the table: any seat out of a suit may win its trick
+            ruff = 1
+            partner_ruffs = 1
         q = 0
         rel = 0
         counts = 0
@@ -935,7 +939,7 @@ class Search:
         left = 14 - self.number
         team = self.team
         tr = self.trump
-        at = self.alive[tr]
+        at = self.alive[tr] if tr >= 0 and not self.hidden else 0
         if at:
             top = HIGH[at]
             holder = 0
@@ -982,8 +986,6 @@ class Search:
             return FALSE << RES
         if self._sim(them, left) >= t:
             return TRUE << RES
-        if self.trump < 0 or self.hidden:
-            return UNDECIDED << RES
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
@@ -1055,7 +1057,28 @@ class Search:
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
                 state = state << 5 | kk
+        if self.specials & (1 << TEN):
+            state = state << 12 | self._owners(TEN)
+        if self.specials & (1 << ACE):
+            state = state << 12 | self._owners(ACE)
         return state << 3 | self.team << 2 | self.leader
+
+    def _owners(self, r):
+        """Who holds each suit's card of rank r (a ten, an ace: cards a rule looks at), three
+        bits a suit, 4 for one already played: part of the bucket's key, so that an entry
+        holds for positions where those cards lie with the same seats."""
+        v = 0
+        s = 0
+        for s in range(4):
+            owner = 4
+            if (self.alive[s] >> r) & 1:
+                owner = 0
+                while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
+                    owner += 1
+                if owner == 4:
+                    owner = self.caller  # the face-down trump card
+            v = v << 3 | owner
+        return v
 
     def _codes(self):
         """Each suit's remaining cards' owners, high to low, three bits each after a leading
@@ -1191,9 +1214,6 @@ class Search:
         code = r >> RES
         rel = r & RELMASK
         s = 0
-        for s in range(4):
-            if self.spec[s]:
-                rel |= UP[s * 13 + LOW[self.spec[s]]]  # a card a rule looks at: always
         b = self._find(key, lens, 1)
         slot = self._slot(b)
         if slot < 0:

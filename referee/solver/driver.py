@@ -9,7 +9,7 @@ good as playing on.
 """
 from __future__ import annotations
 
-from . import core, position
+from .core import DEAL_TRICKS, EXACT, FALSE, LOWEST, NONE, TRUE
 from .position import as_move, tie_order
 
 
@@ -19,7 +19,7 @@ class Driver:
     def __init__(self, search, candidates):
         self.search = search
         self.objective = search.objective
-        self.counts = self.objective <= core.DEAL_TRICKS
+        self.counts = self.objective <= DEAL_TRICKS
         self.candidates = candidates  # () -> the sorted values the deal can still end with
 
     def value(self, kk: int = 0, guess: int | None = None):
@@ -28,7 +28,7 @@ class Driver:
         if self.counts:
             values = list(range(s.remaining() + 1))
         else:
-            if self.objective == core.EXACT and s.test(core.LOWEST, kk) == core.NONE:
+            if self.objective == EXACT and s.test(LOWEST, kk) == NONE:
                 return None
             values = self.candidates()
         lo, hi = 0, len(values) - 1  # values[lo] is reached, values[hi + 1] is not
@@ -38,10 +38,12 @@ class Driver:
             # the guess and its neighbours first (a good guess: two questions), then halves
             at = min(max(near, lo + 1), hi) if near is not None and steps < 3 else (lo + hi + 1) // 2
             steps += 1
-            if s.test(values[at], kk) == core.TRUE:
-                lo, near = at, at + 1
+            if s.test(values[at], kk) == TRUE:
+                lo = at
+                near = None if near is None else at + 1
             else:
-                hi, near = at - 1, at - 1
+                hi = at - 1
+                near = None if near is None else at - 1
         return values[lo]
 
     def moves(self) -> list:
@@ -57,7 +59,7 @@ class Driver:
         for move, twin in self.moves():
             if twin not in worth:
                 gain = s.push(twin)
-                rest = self._after(kk - gain if self.objective == core.EXACT else kk, guess)
+                rest = self._after(kk - gain if self.objective == EXACT else kk, guess)
                 s.pop()
                 worth[twin] = None if rest is None else rest + (gain if self.counts else 0)
                 if rest is not None:
@@ -68,7 +70,7 @@ class Driver:
     def _after(self, kk, guess):
         s = self.search
         if s.over():
-            return 0 if self.counts else (s.stop_value() if kk == 0 or self.objective != core.EXACT else None)
+            return 0 if self.counts else (s.stop_value() if kk == 0 or self.objective != EXACT else None)
         return self.value(kk, guess)
 
     def line(self, value, kk: int = 0) -> list:
@@ -89,7 +91,7 @@ class Driver:
             for move, _ in self.moves():
                 gain = s.push(move)
                 rest = value - gain if self.counts else value
-                left = kk - gain if self.objective == core.EXACT else kk
+                left = kk - gain if self.objective == EXACT else kk
                 if self._keeps(rest, left, mine):
                     line.append((seat, move))
                     value, kk = rest, left
@@ -106,7 +108,7 @@ class Driver:
         s = self.search
         if self.counts:
             return value == 0
-        return s.stop_value() == value and (self.objective != core.EXACT or kk == 0)
+        return s.stop_value() == value and (self.objective != EXACT or kk == 0)
 
     def _keeps(self, rest, kk, mine) -> bool:
         """Is the value after the move `rest`? (a max node's children are at most its value,
@@ -115,10 +117,10 @@ class Driver:
         if s.over():
             if self.counts:
                 return rest == 0
-            return (kk == 0 or self.objective != core.EXACT) and s.stop_value() == rest
+            return (kk == 0 or self.objective != EXACT) and s.stop_value() == rest
         if mine:
-            return s.test(rest, kk) == core.TRUE
-        return s.test(rest + 1, kk) == core.FALSE
+            return s.test(rest, kk) == TRUE
+        return s.test(rest + 1, kk) == FALSE
 
 
 def _index(values: list, guess) -> int:
@@ -128,4 +130,4 @@ def _index(values: list, guess) -> int:
     return len(values) - 1
 
 
-__all__ = ["Driver", "position"]
+__all__ = ["Driver"]

@@ -14,7 +14,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from . import core
+from .core import Search as PythonSearch
 
 HERE = Path(__file__).parent
 
@@ -29,17 +29,16 @@ def source_digest() -> str:
 
 def _choose():
     if os.environ.get("REFEREE_SOLVER") == "python":
-        return core, "python"
+        return PythonSearch, "python"
     try:
-        from . import _ccore  # type: ignore[attr-defined]
+        from ._ccore import Search as CompiledSearch  # type: ignore[import-not-found]
     except ImportError:
-        return core, "python"
+        return PythonSearch, "python"
     built = HERE / "_ccore.digest"
     if not built.exists() or built.read_text().strip() != source_digest():
-        return core, "stale"
-    return _ccore, "compiled"
+        return PythonSearch, "stale"
+    return CompiledSearch, "compiled"
 
 
-_module, STATE = _choose()
+Search, STATE = _choose()
 COMPILED = STATE == "compiled"
-Search = _module.Search

@@ -7,18 +7,18 @@ the tests check it against a plain search through the engine's `push`.
 """
 from __future__ import annotations
 
+from .core import BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
 from ..engine.scoring import Facts, make_scoring
 from .outcome import Scorer
-from . import core
 
 REVEAL_MOVE = "reveal"  # the move: the seat to play shows (or asks for) the face-down trump
-_ENDS = {"seven": core.END_SEVEN, "pile": core.END_PILE, "thirteen": core.END_THIRTEEN,
-         "bid": core.END_BID, "pair": core.END_PAIR}
-_BAND = {"ask": core.BAND_ASK, "auto": core.BAND_AUTO, "auto_must_trump": core.BAND_AUTO_MUST}
+_ENDS = {"seven": END_SEVEN, "pile": END_PILE, "thirteen": END_THIRTEEN,
+         "bid": END_BID, "pair": END_PAIR}
+_BAND = {"ask": BAND_ASK, "auto": BAND_AUTO, "auto_must_trump": BAND_AUTO_MUST}
 _SEAL = {"none": 0, "trump": 1, "any": 2}
-KIND_NAMES = {core.KIND_PAIR: "deciding_pair", core.KIND_NO_PAIR: "no_pair", core.KIND_LAST: "last_trick"}
+KIND_NAMES = {KIND_PAIR: "deciding_pair", KIND_NO_PAIR: "no_pair", KIND_LAST: "last_trick"}
 
 
 class NotAPosition(ValueError):
@@ -36,7 +36,7 @@ def rules(deal: Deal) -> tuple:
     return (int(o.collection == "pile"), _ENDS[o.end], int(o.play_on), int(o.scoring == "tens"),
             int(o.pile_first_pair_collects), no_collect, int(o.pile_ace_on_ace), _SEAL[o.pile_ace_no_seal],
             int(o.pile_after_collect == "each_win"), int(mode == "first_void"), int(deal.trump.is_concealed_mode),
-            int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else core.BAND_ASK,
+            int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else BAND_ASK,
             int(deal._pairs is not None), int(deal._pairs is not None and deal._pairs.hidden),
             int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers)
 
@@ -66,7 +66,7 @@ def load(search, deal: Deal, team: int) -> None:
     else:
         piled = (0, -1, 0, 0, 1, 0)
     pairs = deal._pairs
-    run = (-1, 0, 0, core.KIND_NONE, 0) if pairs is None else (
+    run = (-1, 0, 0, KIND_NONE, 0) if pairs is None else (
         -1 if pairs.run_by is None else pairs.run_by, pairs.run, int(pairs.deferred),
         _kind(pairs.kind), 0 if pairs.winner is None else pairs.winner)
     tally = (deal.tricks_won[0], deal.tricks_won[1], deal.tens_won[0], deal.tens_won[1], deal._pile_tens,
@@ -83,7 +83,7 @@ def _suit(suit: str | None) -> int:
 
 
 def _kind(kind: str | None) -> int:
-    return next((k for k, name in KIND_NAMES.items() if name == kind), core.KIND_NONE)
+    return next((k for k, name in KIND_NAMES.items() if name == kind), KIND_NONE)
 
 
 def outcome(deal: Deal):
@@ -97,17 +97,17 @@ def outcome(deal: Deal):
         won = (won0, won1)
         facts = Facts(callers=callers, tricks=won, first_seven=None if first_seven < 0 else first_seven,
                       sweep=0 if won == (13, 0) else 1 if won == (0, 13) else None, tens=(tens0, tens1), bid=bid,
-                      decided=None if kind == core.KIND_NONE else (winner, KIND_NAMES[kind], None))
+                      decided=None if kind == KIND_NONE else (winner, KIND_NAMES[kind], None))
         return scorers[team].encode_result(scoring.score(facts), won)
     return value
 
 
 def move_of(move) -> int:
-    return core.REVEAL if move == REVEAL_MOVE else move.index
+    return REVEAL if move == REVEAL_MOVE else move.index
 
 
 def as_move(code: int):
-    return REVEAL_MOVE if code == core.REVEAL else DECK[code]
+    return REVEAL_MOVE if code == REVEAL else DECK[code]
 
 
 def tie_order(move) -> tuple:
