@@ -6,6 +6,8 @@ answered claim (R-34) and for a deal at the bell (R-32).
 - `Recorded` replays the lines a stored revision's verdict holds (`claim.line` with the
   claim's verdict fields, `at_close.line`), after checking that they fit the position: a
   reader of a stored match (its page, its steps, its analysis, the standings) never searches.
+- `Reusing` is a writer's: a deal whose record is unchanged up to the claim's answer (or, at
+  the bell, unchanged) keeps the line of the revision before; only the rest is searched.
 """
 from __future__ import annotations
 
@@ -93,6 +95,46 @@ class Recorded:
     def _deal(self, index: int) -> dict:
         deal = self.deals[index] if 0 <= index < len(self.deals) else None
         return deal if isinstance(deal, dict) else {}
+
+
+class Reusing:
+    """A write's settler: `record` (the new one, as stored) is judged; where its deal is the
+    same as in `before` up to the point settled, the line of `before_verdict` is kept, and
+    only other claims and bells are searched by `searching`."""
+
+    def __init__(self, record: dict, before: dict | None, before_verdict: dict | None, searching):
+        self.deals = record.get("deals") or []
+        self.before = (before or {}).get("deals") or []
+        self.recorded = Recorded(before_verdict or {})
+        self.searching = searching
+
+    def settle(self, deal: "Deal", index: int) -> Line:
+        answered = deal.claimed.answer_event  # None: a claim settled at the close (R-34b)
+        if self._same(index, None if answered is None else answered + 1):
+            line = self.recorded.line(deal, index)
+            if line is not None:
+                return line
+        return self.searching.settle(deal, index)
+
+    def finish(self, deal: "Deal", index: int) -> Line | str:
+        if self._same(index, None):
+            found = self.recorded.finish(deal, index)
+            if found != NOT_RECORDED:
+                return found
+        return self.searching.finish(deal, index)
+
+    def _same(self, index: int, events: int | None) -> bool:
+        """Deal `index` of both records alike: all but the events, and the first `events`
+        events (all of them when None)."""
+        if index >= len(self.before) or index >= len(self.deals):
+            return False
+        a, b = self.deals[index], self.before[index]
+        if not isinstance(a, dict) or not isinstance(b, dict):
+            return False
+        if {k: v for k, v in a.items() if k != "events"} != {k: v for k, v in b.items() if k != "events"}:
+            return False
+        ea, eb = a.get("events") or [], b.get("events") or []
+        return ea == eb if events is None else ea[:events] == eb[:events]
 
 
 def _plays(line) -> tuple | None:

@@ -145,3 +145,26 @@ def allow_loopback_hooks(monkeypatch):
     """Webhook targets on this machine (the tests' receivers): refused by default, so a test
     that delivers to one says so."""
     monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "127.0.0.1,::1,localhost")
+
+
+@pytest.fixture
+def fresh_claims():
+    """The solver's per-process memory of settled claims emptied, before and after: the test
+    sees every search it causes."""
+    from referee.solver import claims
+
+    claims._cache.clear()
+    yield
+    claims._cache.clear()
+
+
+@pytest.fixture
+def searches(monkeypatch, fresh_claims):
+    """Every search the settlers start (referee.settlers.Searching), as ("claim" or "bell", deal index)."""
+    from referee.settlers import Searching
+
+    seen = []
+    settle, finish = Searching.settle, Searching.finish
+    monkeypatch.setattr(Searching, "settle", lambda self, deal, i: seen.append(("claim", i)) or settle(self, deal, i))
+    monkeypatch.setattr(Searching, "finish", lambda self, deal, i: seen.append(("bell", i)) or finish(self, deal, i))
+    return seen

@@ -18,6 +18,8 @@ from tests.solver.claim_deals import endgame
 W = [1, 1, 1, 0, 0, 0, 0, 3, 2, 0]  # team 0 six tricks, team 1 four, seat 0 on lead for trick 11
 FINAL = ["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"]
 
+pytestmark = pytest.mark.usefixtures("fresh_claims")
+
 
 def claim_deal(tricks: int) -> dict:
     """Three tricks left, seat 0 on lead claims `tricks`, seat 1 disputes (seven-courts, spades)."""
@@ -28,16 +30,6 @@ def claim_deal(tricks: int) -> dict:
 
 def record_of(*deals, **extra) -> dict:
     return {"preset": "seven-courts", "deals": list(deals), **extra}
-
-
-@pytest.fixture(autouse=True)
-def fresh_claims():
-    """Each test searches for itself (the per-process memory of settled claims is emptied)."""
-    from referee.solver import claims
-
-    claims._cache.clear()
-    yield
-    claims._cache.clear()
 
 
 # -- SearchLimit: spend(n) ----------------------------------------------------------------------

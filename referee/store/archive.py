@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from referee.engine.errors import shown
+from referee.settlers import Reusing
 
 from . import limits
 from .db import Database
@@ -47,25 +48,27 @@ class Archive:
 
     def restore_match(self, tid: str, external_id: str, revisions: list[dict], created_at: datetime | None = None,
                       updated_at: datetime | None = None, mid: str | None = None) -> tuple[MatchView, bool]:
-        """A match from an export: its revisions stored again in order, each judged anew, with
-        the export's times (a revision's `created_at`; now when absent) and its id `mid`, so
-        that the links to it still open it (a new id when `mid` is absent, not an id of ours'
-        shape, or taken by another match here). An external id already present is left as it
-        is (created False)."""
-        with self.db.transaction() as s:
-            t = load_tournament(s, tid, lock=True)
+        """A match from an export: its revisions stored again in order, each judged anew (outside
+        any transaction; a claim or bell settled in one revision is kept by the next where its
+        deal is unchanged), with the export's times (a revision's `created_at`; now when absent)
+        and its id `mid`, so that the links to it still open it (a new id when `mid` is absent,
+        not an id of ours' shape, or taken by another match here). An external id already
+        present is left as it is (created False)."""
+        with self.db.reading() as s:
+            t = load_tournament(s, tid)
             existing = by_external_id(s, tid, external_id)
             if existing is not None:
                 return MatchView(existing, True), False
             limits.check_new_match(s, tid)
-            limits.check_revisions(len(revisions))
+        limits.check_revisions(len(revisions))
+        judged = self._judged(t, external_id, revisions)
+        with self.db.transaction() as s:
+            t = load_tournament(s, tid, lock=True)
+            existing = by_external_id(s, tid, external_id)
+            if existing is not None:  # restored while this one was judged
+                return MatchView(existing, True), False
+            limits.check_new_match(s, tid)
             now = utcnow()
-            judged = []
-            searching = self.budget().settler()
-            for rev in revisions:
-                record = record_for(t, rev["record"], external_id)
-                limits.check_record(record)
-                judged.append((record, judge(record, searching, self.signer)))
             m = Match(id=_free_id(s, mid), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
                       record=judged[0][0], verdict=judged[0][1])
@@ -79,6 +82,17 @@ class Archive:
             publish(s, t, m, None, Head(m.record, m.verdict), False, None)
             return MatchView(m, True), True
 
+    def _judged(self, t: Tournament, external_id: str, revisions: list[dict]) -> list[tuple[dict, dict]]:
+        """Each revision's record as stored and the verdict this server gives it, in order (the
+        export's own verdicts are not taken on trust)."""
+        judged: list[tuple[dict, dict]] = []
+        searching = self.budget().settler()
+        for rev in revisions:
+            record = record_for(t, rev["record"], external_id)
+            limits.check_record(record)
+            before = judged[-1] if judged else (None, None)
+            judged.append((record, judge(record, Reusing(record, *before, searching), self.signer)))
+        return judged
 
 RESTORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the column's width
 

@@ -1,5 +1,5 @@
-"""Matches: a record stored as the tournament's (judged first: an impossible record is
-refused), uploaded once per external id, read and listed."""
+"""Matches: a record stored as the tournament's (judged first, outside any transaction: an
+impossible record is refused), uploaded once per external id, read and listed."""
 from __future__ import annotations
 
 import json
@@ -93,20 +93,21 @@ class Matches:
         `trusted` is for the operator's own tools (`referee import`), which need no key."""
         if not trusted:
             key_given(key)
+        mid = new_id()
+        with self.db.reading() as s:
+            t, existing = self._upload_to(s, tid, key, record, external_id, trusted)
+            if existing is not None:
+                return existing, False
+            stored = record_for(t, record, external_id or mid)
+            limits.check_record(stored)
+            limits.check_new_match(s, tid)
+        verdict = judge(stored, self.budget().settler(), self.signer)  # outside any transaction
         try:
             with self.db.transaction() as s:
-                t = load_tournament(s, tid, lock=True)
-                if not trusted:
-                    require_write_key(t, key)
-                mid = new_id()
-                if external_id is not None:
-                    existing = by_external_id(s, tid, external_id)
-                    if existing is not None:
-                        return _same_upload(s, existing, record_for(t, record, external_id)), False
-                stored = record_for(t, record, external_id or mid)
-                limits.check_record(stored)
+                t, existing = self._upload_to(s, tid, key, record, external_id, trusted, lock=True)
+                if existing is not None:  # uploaded while this one was judged
+                    return existing, False
                 limits.check_new_match(s, tid)
-                verdict = judge(stored, self.budget().settler(), self.signer)
                 now = utcnow()
                 m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
                           status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)
@@ -123,6 +124,17 @@ class Matches:
                     raise
                 t = load_tournament(s, tid)
                 return _same_upload(s, existing, record_for(t, record, external_id)), False
+
+    @staticmethod
+    def _upload_to(s: Session, tid: str, key: str | None, record: dict, external_id: str | None, trusted: bool,
+                   lock: bool = False) -> tuple[Tournament, MatchView | None]:
+        """The tournament a match is uploaded to (its key checked), and the match already
+        uploaded with this external_id, if any."""
+        t = load_tournament(s, tid, lock=lock)
+        if not trusted:
+            require_write_key(t, key)
+        existing = by_external_id(s, tid, external_id) if external_id is not None else None
+        return t, None if existing is None else _same_upload(s, existing, record_for(t, record, external_id))
 
     def check_match_write_key(self, mid: str, key: str | None) -> None:
         """As check_write_key, for a write to this match (404 when there is none)."""

@@ -1,23 +1,25 @@
-"""Writes to a match: events appended, a deal added, a correction, a close. Each is one
-transaction under the tournament's lock, checked against If-Match, judged whole, and
-stored as a new revision with its feed events; nothing is edited in place."""
+"""Writes to a match: events appended, a deal added, a correction, a close. Each is judged
+whole first, outside any transaction (perfect play may take seconds, and on SQLite a
+transaction holds the database's write lock), then stored in one transaction under the
+tournament's lock as a new revision with its feed events, if the match is still at the
+revision it was judged from (If-Match, checked again there); nothing is edited in place.
+A claim or bell settled in the revision before is kept where its deal is unchanged."""
 from __future__ import annotations
 
 from typing import Callable
 
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from referee.engine.errors import shown
+from referee.settlers import Reusing
 
 from . import limits
 from .db import Database
-from .errors import Conflict, NotFound, PreconditionFailed, PreconditionRequired
-from .ids import etag_of, keyed, plausible_id, strip_etag
+from .errors import Conflict, PreconditionFailed, PreconditionRequired
+from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision
 from .matches import judge, load_match, record_for, status_of
-from .models import Match, Tournament, utcnow
+from .models import Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
 from .views import Head, MatchView
@@ -49,37 +51,43 @@ class Writes:
         """`trusted`: the operator's own command on the server (no key, the current ETag)."""
         if not trusted:
             key_given(key)
-        with self.db.transaction() as s:
-            plausible_id(mid, "match")
-            tid = s.scalars(select(Match.tournament_id).where(Match.id == mid)).one_or_none()
-            if tid is None:
-                raise NotFound(f"no match {shown(mid)}")
-            t = load_tournament(s, tid, lock=True)  # serialises writes of this tournament
+        with self.db.reading() as s:
+            m = load_match(s, mid)
+            t = load_tournament(s, m.tournament_id)
             if not trusted:
                 require_write_key(t, key)
+            etag = etag_of(m)
             if if_match is None and trusted:
-                if_match = etag_of(load_match(s, mid))
+                if_match = etag
             if if_match is None:
                 raise PreconditionRequired("send If-Match with the match's current ETag")
-            m = load_match(s, mid)
-            if strip_etag(if_match) != etag_of(m):
-                now = keyed(etag_of(m))  # the writer holds the key: its view's ETag
+            if strip_etag(if_match) != etag:
+                now = keyed(etag)  # the writer holds the key: its view's ETag
                 raise PreconditionFailed(f"the match changed: its ETag is now {now}", etag=now)
             if m.closed and kind != "revise":
                 raise Conflict("the match is closed; a correction (PUT /record) is still possible")
             limits.check_revisions(m.revision + 1)
-            before_record, before_verdict = m.record, m.verdict
-            record = change(before_record, t)  # a new record; the head's is left as it is
+            before = Head(m.record, m.verdict)
+            record = change(before.record, t)  # a new record; the head's is left as it is
             limits.check_record(record)
-            verdict = judge(record, self.budget().settler(), self.signer)
+        settler = Reusing(record, before.record, before.verdict, self.budget().settler())
+        verdict = judge(record, settler, self.signer)
+        with self.db.transaction() as s:
+            t = load_tournament(s, m.tournament_id, lock=True)  # serialises writes of this tournament
+            if not trusted:
+                require_write_key(t, key)  # the keys may have changed while it was judged
+            m = load_match(s, mid)
+            if etag_of(m) != etag:
+                now = keyed(etag_of(m))
+                raise PreconditionFailed(f"the match changed while this write was judged: its ETag is now {now}",
+                                         etag=now)
             finished_before = m.status == "finished"
-            now = utcnow()
-            add_revision(s, m, kind, reason, record, verdict, now)
-            m.updated_at = now
+            at = utcnow()
+            add_revision(s, m, kind, reason, record, verdict, at)
+            m.updated_at = at
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, Head(before_record, before_verdict), Head(record, verdict), finished_before, kind,
-                    why_of(kind, record, before_record))
+            publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record))
             return MatchView(m, True)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:

@@ -13,14 +13,7 @@ from tests.test_budget import claim_deal, record_of
 
 PLAIN = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "events": [{"seat": 1, "play": "4C"}]}]}
 
-
-@pytest.fixture(autouse=True)
-def fresh_claims():
-    from referee.solver import claims
-
-    claims._cache.clear()
-    yield
-    claims._cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_claims")
 
 
 @pytest.fixture

@@ -2,10 +2,8 @@
 `claim.line`, `at_close.line`): no reader searches again (issue 33: a match page whose claim
 had dropped out of the 256-entry cache took 48.8 s). Readers replay the recorded lines,
 checked against the position."""
-import pytest
-
 from referee.engine import Record, adjudicate_dict, deal_steps, judge, resolve
-from referee.settlers import Recorded, Searching
+from referee.settlers import Recorded
 from tests.api.test_rulings_r29_r32 import auth, feed, start
 from tests.helpers import searching
 from tests.solver.claim_deals import endgame
@@ -17,21 +15,6 @@ FINAL = ["AS KS QS", "JS AH KH", "TS QH 2D", "JH TH 2C"]
 def endgame_deal(**changes):
     hands, events = endgame(FINAL, W)
     return {"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": events, **changes}
-
-
-@pytest.fixture
-def searches(monkeypatch):
-    """Every search a settler starts; the solver's own memory of claims emptied, so that none
-    is answered from it."""
-    from referee.solver import claims
-
-    claims._cache.clear()
-    seen = []
-    settle, finish = Searching.settle, Searching.finish
-    monkeypatch.setattr(Searching, "settle", lambda self, deal, i: seen.append(("claim", i)) or settle(self, deal, i))
-    monkeypatch.setattr(Searching, "finish", lambda self, deal, i: seen.append(("bell", i)) or finish(self, deal, i))
-    yield seen
-    claims._cache.clear()
 
 
 def test_no_reader_of_a_stored_claim_or_bell_searches_again(client, searches):
