@@ -527,6 +527,7 @@
           init();
           var s = keep && steppers[keep.deal];
           if (s) { s.show(keep.last ? s.steps.length - 1 : Math.min(keep.cursor, s.steps.length - 1), false); }
+          sayKey();
         }
       });
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
@@ -534,12 +535,19 @@
 
   // A key the server refused (401, 403, or the 404 of a private match): said beside the form,
   // and dropped, so that the page goes on following the match as the table sees it.
+  var keyNote = null;  // what the form says of a refused key, kept as the page swaps itself in
+
   function refused(status) {
     var key = "referee-key:" + location.pathname;
     if (!sessionStorage.getItem(key) || [401, 403, 404].indexOf(status) < 0) { return; }
     sessionStorage.removeItem(key);
+    keyNote = "That key does not open this match.";
+    sayKey();
+  }
+
+  function sayKey() {
     var state = document.getElementById("key-state");
-    if (state) { state.textContent = "That key does not open this match."; }
+    if (state && keyNote) { state.textContent = keyNote; }
   }
 
   function initKey() {
@@ -550,6 +558,7 @@
       e.preventDefault();
       var key = form.querySelector("#key").value.trim();
       if (key) { sessionStorage.setItem("referee-key:" + location.pathname, key); }
+      keyNote = null;
       etag = null;
       refresh();
     });

@@ -4,6 +4,12 @@
   "use strict";
   var KEY = "referee-key:" + location.pathname;
   var etag = null;
+  var keyNote = null;  // what the form says of a refused key, kept as the page swaps itself in
+
+  function sayKey() {
+    var state = document.getElementById("key-state");
+    if (state && keyNote) { state.textContent = keyNote; }
+  }
 
   function root() { return document.getElementById("tournament") || document.getElementById("not-found"); }
 
@@ -19,9 +25,9 @@
     return fetch(location.pathname + location.search, {headers: headers(), cache: "no-store"}).then(function (r) {
       if (r.status === 304) { return; }
       if (r.status === 404) {  // the key typed does not open it: said, and dropped, so the page follows on
-        var state = document.getElementById("key-state");
-        if (state && sessionStorage.getItem(KEY)) { state.textContent = "That key does not open this tournament."; }
+        if (sessionStorage.getItem(KEY)) { keyNote = "That key does not open this tournament."; }
         sessionStorage.removeItem(KEY);
+        sayKey();
         return;
       }
       etag = r.headers.get("ETag");
@@ -34,6 +40,7 @@
         document.title = doc.title;
         window.scrollTo(x, y);
         init();
+        sayKey();
       });
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
   }
@@ -48,6 +55,7 @@
         e.preventDefault();
         var key = form.querySelector("#key").value.trim();
         if (key) { sessionStorage.setItem(KEY, key); }
+        keyNote = null;
         etag = null;
         refresh();
       });

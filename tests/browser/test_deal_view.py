@@ -171,3 +171,4 @@ def test_a_wrong_key_on_a_match_page_says_so_and_the_page_still_follows_the_matc
     api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": data["deals"][0]["events"][2:3]}, key=t["key"], etag=tag)
     wait_for(lambda: position(browser) != before)
     assert "Event 3 of 3: seat 3 plays 4♥" in position(browser)
+    assert "does not open this match" in browser.find_element(By.ID, "key-state").text  # still said, after the swap

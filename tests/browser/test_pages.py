@@ -20,9 +20,13 @@ RECORDS = Path(__file__).parents[1] / "engine" / "records"
 
 
 def wait_for(condition, seconds=10.0):
+    """`condition()`'s first true value; an element a live page swapped away meanwhile is not yet."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        value = condition()
+        try:
+            value = condition()
+        except StaleElementReferenceException:
+            value = None
         if value:
             return value
         time.sleep(0.1)

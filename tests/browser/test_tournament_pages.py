@@ -109,6 +109,7 @@ def test_a_wrong_key_on_a_public_tournament_page_says_so_and_the_page_follows_on
     wait_for(lambda: "does not open" in browser.find_element(By.ID, "key-state").text)
     close(base, t, m, tag)
     wait_for(lambda: len(rows(browser, "standings")) == 2)
+    assert "does not open" in browser.find_element(By.ID, "key-state").text  # still said, after the swap
 
 
 def open_with_the_key(browser, t, shown):
