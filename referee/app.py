@@ -34,6 +34,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api.budget import request_budget
 
     app.extensions["referee.store"] = store = Store(Database(app.config.get("DATABASE_URL")), budget=request_budget)
-    api.register(app)
+    api.register(app, store.db.url)
     pages.register(app)
     return app

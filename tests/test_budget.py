@@ -143,8 +143,14 @@ def test_the_operator_s_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("REFEREE_CLAIM_MAX_NODES", "1234")
     monkeypatch.setenv("REFEREE_BELL_MAX_NODES", "5678")
     monkeypatch.setenv("REFEREE_PERFECT_PLAY_MAX_SECONDS", "0")  # 0: no time budget
-    limits = Limits.from_settings({"CLAIM_MAX_NODES": 99})
+    monkeypatch.setenv("REFEREE_SEARCHES_PER_PROCESS", "0")      # 0: no bound
+    monkeypatch.setenv("REFEREE_SEARCHES_PER_SERVER", "3")
+    monkeypatch.setenv("REFEREE_PERFECT_PLAY_WATCH_CLIENTS", "0")
+    limits = Limits.from_settings({"CLAIM_MAX_NODES": 99}, "sqlite:////srv/referee.db")
     assert (limits.claim_nodes, limits.bell_nodes, limits.seconds) == (99, 5678, None)
+    assert (limits.per_process, limits.per_server, str(limits.lock_dir)) == (None, 3, "/srv/referee.db.search-slots")
+    assert not limits.watch_clients
+    assert Limits.from_settings({}, "sqlite://").lock_dir is None  # an in-memory database is one process's
 
 
 # -- the command line ---------------------------------------------------------------------------

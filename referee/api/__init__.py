@@ -4,10 +4,10 @@ from flask import Flask
 from . import analysis, batch, budget, caching, keys, meta, problems, rules, tournaments, verdicts
 
 
-def register(app: Flask) -> None:
+def register(app: Flask, database_url: str | None = None) -> None:
     problems.register(app)
     caching.register(app)
-    budget.register(app)
+    budget.register(app, database_url)
     app.register_blueprint(meta.bp)
     app.register_blueprint(verdicts.bp)
     app.register_blueprint(batch.bp)

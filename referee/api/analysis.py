@@ -30,7 +30,7 @@ from referee.solver.review import DealAnalysis, NoHands, NoSuchPosition, Shared,
 from referee.store.errors import Unauthorized
 
 from .auth import bearer_key
-from .budget import request_budget
+from .budget import new_budget, request_budget
 from .batch import NDJSON
 from .problems import Problem
 from .validation import invalid, load
@@ -162,10 +162,15 @@ def respond(record: Record, asked: dict, settler: Settler) -> Response:
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
         limit = search_limit()
-        budget = Shared(limit.nodes, limit.seconds)
-        whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, budget, asked["line"],
-                                                       asked["from_event"] or 0, settler), index)
-        response = Response(_lines(whole), mimetype=NDJSON)
+        stream = new_budget(seconds=None)  # the lines stream after the view returns: they own this budget, and its slot
+        shared = Shared(limit.nodes, limit.seconds, within=stream.limit())  # no slot free: 429 now
+        try:
+            whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, shared, asked["line"],
+                                                           asked["from_event"] or 0, settler), index)
+        except BaseException:
+            stream.close()
+            raise
+        response = Response(_lines(whole, stream), mimetype=NDJSON)
         response.headers["X-Accel-Buffering"] = "no"  # each line to the client as it is solved, through a proxy too
         return response
     budget = analysis_budget()
@@ -188,13 +193,15 @@ def _past_limit(why: str, budget, nodes: int) -> Problem:
                    limit={"nodes": budget.nodes, "seconds": budget.seconds}, nodes=nodes)
 
 
-def _lines(whole: DealAnalysis) -> Iterator[str]:
+def _lines(whole: DealAnalysis, stream) -> Iterator[str]:
     """The whole deal: a `deal` line (the positions to come, in order), one line per position
-    as it is solved, an `end` line. A client that goes away stops it between positions."""
-    yield jsontext.dumps_line(whole.start_dict())
-    for found in whole:
-        yield jsontext.dumps_line(found.as_dict())
-    yield jsontext.dumps_line(whole.end_dict())
+    as it is solved, an `end` line. A client that goes away stops it between positions, and
+    its search at once."""
+    with stream:
+        yield jsontext.dumps_line(whole.start_dict())
+        for found in whole:
+            yield jsontext.dumps_line(found.as_dict())
+        yield jsontext.dumps_line(whole.end_dict())
 
 
 def _unprocessable_if(run, index: int):

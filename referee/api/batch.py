@@ -2,8 +2,8 @@
 JSON Lines in input order. Each item is judged as it would be alone (200, or the 400, 413 or
 422 problem it would get), and one bad item never fails the others. The items share the
 request's perfect-play budget (referee.budget): once it is spent, an item that needs a search
-gets the problem it would get alone past the budget (503), and the items after it that need
-none are still judged."""
+gets the problem it would get alone past the budget (503, or 429 with no search slot free),
+and the items after it that need none are still judged."""
 from __future__ import annotations
 
 from typing import Any, Iterator

@@ -1,6 +1,6 @@
-"""Perfect play in the service: one budget per request (referee.budget), a search stopped when
-its client has gone, and the problem a client gets when perfect play stops for the request
-(settlement.Stopped)."""
+"""Perfect play in the service: one budget per request (referee.budget), the server's search
+slots, a search stopped when its client has gone, and the problem a client gets when perfect
+play stops for the request (settlement.Stopped)."""
 from __future__ import annotations
 
 import select
@@ -15,12 +15,15 @@ from referee.engine.settlement import Stopped
 
 from .problems import problem
 
-STATUS = {"seconds": 503, "cancelled": 503, "nodes": 422}
-TITLE = {"seconds": "Perfect play took too long", "cancelled": "Client gone", "nodes": "Perfect play limit reached"}
+STATUS = {"busy": 429, "seconds": 503, "cancelled": 503, "nodes": 422}
+TITLE = {"busy": "Too Many Requests", "seconds": "Perfect play took too long", "cancelled": "Client gone",
+         "nodes": "Perfect play limit reached"}
 
 
-def register(app: Flask) -> None:
-    app.extensions["referee.limits"] = Limits.from_settings(app.config)
+def register(app: Flask, database_url: str | None) -> None:
+    limits = Limits.from_settings(app.config, database_url)
+    app.extensions["referee.limits"] = limits
+    app.extensions["referee.slots"] = limits.slots()
 
     @app.teardown_request
     def _close(_exc):
@@ -47,7 +50,7 @@ def stopped_response(exc: Stopped):
 
 
 def _advice(exc: Stopped) -> str:
-    if exc.reason == "seconds":
+    if exc.reason in ("busy", "seconds"):
         return f"; send the request again after {exc.retry_after} s (Retry-After)"
     return ""
 
@@ -55,7 +58,9 @@ def _advice(exc: Stopped) -> str:
 def new_budget(**limits) -> Budget:
     """A budget for work that outlives the view (a streamed answer): its owner closes it."""
     app = current_app
-    return Budget(app.extensions["referee.limits"], "wall", client_gone(request.environ), **limits)
+    limits_ = app.extensions["referee.limits"]
+    watch = client_gone(request.environ) if limits_.watch_clients else None
+    return Budget(limits_, "wall", watch, app.extensions["referee.slots"], **limits)
 
 
 def request_budget(**limits) -> Budget:

@@ -34,9 +34,9 @@ class Settler(Protocol):
 
 class Stopped(Exception):
     """Perfect play stopped for the request, not for the record: the request's budget is spent
-    (`reason` "seconds") or its client has gone ("cancelled"). There is no verdict, so nothing
-    is stored; the caller answers with a problem. `retry_after`: seconds after which the same
-    request may succeed."""
+    (`reason` "seconds"), its client has gone ("cancelled"), or no search may start now ("busy":
+    as many run as the server allows). There is no verdict, so nothing is stored; the caller
+    answers with a problem. `retry_after`: seconds after which the same request may succeed."""
 
     def __init__(self, reason: str, message: str, retry_after: int | None = None, setting: str | None = None,
                  limit: float | int | None = None):

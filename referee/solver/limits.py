@@ -49,6 +49,7 @@ class SearchLimit:
         self.started = self._now() if started is None else started
         self.spent = 0
         self._next_poll = self.started
+        self._gone = False
 
     def part(self, nodes: int | None = None, seconds: float | None = None) -> "SearchLimit":
         """A budget within this one, with limits of its own (one search of a request)."""
@@ -65,9 +66,10 @@ class SearchLimit:
             now = self._now()
             if self.seconds is not None and now - self.started > self.seconds:
                 raise SearchLimitExceeded(self, "seconds")
-            if self.cancelled is not None and now >= self._next_poll:
+            if self.cancelled is not None and (self._gone or now >= self._next_poll):
                 self._next_poll = now + POLL_EVERY
-                if self.cancelled():
+                self._gone = self._gone or self.cancelled()  # once gone, gone: every later search stops at once
+                if self._gone:
                     raise SearchLimitExceeded(self, "cancelled")
         if self.within is not None:
             self.within.spend(n)

@@ -174,10 +174,12 @@ class PerPosition:
 class Shared:
     """One budget for every position of a request: `nodes` search nodes in all and `seconds`
     of wall time from its start (None: no such limit). Each position is searched under what
-    is left; once nothing is left, the positions not yet searched are past it unsearched."""
+    is left; once nothing is left, the positions not yet searched are past it unsearched.
+    `within`: the request's own budget (referee.budget), which each search spends from too (its
+    client gone, it stops them)."""
 
-    def __init__(self, nodes: int | None, seconds: float | None):
-        self.nodes, self.seconds = nodes, seconds
+    def __init__(self, nodes: int | None, seconds: float | None, within: SearchLimit | None = None):
+        self.nodes, self.seconds, self.within = nodes, seconds, within
         self.spent = 0
         self.started = time.monotonic()
 
@@ -186,7 +188,7 @@ class Shared:
         seconds = None if self.seconds is None else self.seconds - (time.monotonic() - self.started)
         if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):
             return None
-        return SearchLimit(nodes, seconds)
+        return SearchLimit(nodes, seconds, within=self.within)
 
     def spend(self, nodes: int) -> None:
         self.spent += nodes

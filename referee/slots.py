@@ -1,0 +1,116 @@
+"""How many perfect-play searches may run at once: per process, and per server (all the worker
+processes of one `referee serve` share lock files in one directory, next to a SQLite database).
+
+A slot of the server is a file `slot-N.lock` held with an exclusive `flock`: the kernel lets
+it go when its process ends, however it ends, so no slot is lost to a killed worker. Each
+holder writes when it took the slot, so a refusal can say when the first slot will be free
+at the latest (a search lasts at most the request's time budget).
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not a POSIX system: the bound per process only
+    fcntl = None  # type: ignore[assignment]
+
+
+def lock_dir(database_url: str | None) -> Path | None:
+    """Where the server's slots are: next to a SQLite file (`referee.db.search-slots`); for
+    another database, a directory of this user's named after the database's address (the
+    workers of one server share it). None for an in-memory database: it is one process's."""
+    url = database_url or ""
+    if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+        return Path(url[len("sqlite:///"):].split("?", 1)[0] + ".search-slots")
+    if not url or url.startswith("sqlite"):
+        return None
+    import hashlib
+    import tempfile
+
+    digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"referee-search-slots-{os.getuid() if hasattr(os, 'getuid') else 0}-{digest}"
+
+
+class Slot:
+    """A slot taken; `release()` gives it back (once)."""
+
+    def __init__(self, slots: "Slots", fd: int | None):
+        self._slots, self._fd = slots, fd
+
+    def release(self) -> None:
+        if self._slots is not None:
+            self._slots._give_back(self, self._fd)
+            self._slots = None
+
+
+class Slots:
+    """At most `per_process` searches at once in this process and `per_server` in all the
+    processes sharing `directory` (0 or None: no such bound)."""
+
+    def __init__(self, per_process: int | None, per_server: int | None, directory: Path | None,
+                 seconds: float | None = None):
+        self.per_process, self.per_server = per_process or None, per_server or None
+        self.directory = directory if self.per_server and fcntl is not None else None
+        self.seconds = seconds  # the longest a search holds its slot (for Retry-After)
+        self._lock = threading.Lock()
+        self._held: dict[Slot, float] = {}  # this process's slots and when each was taken
+
+    def take(self) -> Slot | None:
+        """A free slot, or None when as many searches run as allowed (never waits)."""
+        with self._lock:
+            if self.per_process is not None and len(self._held) >= self.per_process:
+                return None
+            fd = self._lock_a_file() if self.directory is not None else None
+            if self.directory is not None and fd is None:
+                return None
+            slot = Slot(self, fd)
+            self._held[slot] = time.time()
+            return slot
+
+    def retry_after(self) -> int:
+        """Whole seconds until a slot is free at the latest (1 at least): the soonest a search
+        that holds one must stop."""
+        if self.seconds is None:
+            return 1
+        taken = list(self._held.values()) + self._taken_elsewhere()
+        soonest = min(taken, default=time.time()) + self.seconds - time.time()
+        return max(1, int(soonest + 0.999))
+
+    def _give_back(self, slot: Slot, fd: int | None) -> None:
+        with self._lock:
+            self._held.pop(slot, None)
+        if fd is not None:
+            os.ftruncate(fd, 0)  # no longer taken: a refusal does not count it
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def _lock_a_file(self) -> int | None:
+        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        first = os.getpid() % self.per_server  # processes start at different files
+        for k in range(self.per_server):
+            path = self.directory / f"slot-{(first + k) % self.per_server}.lock"
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{time.time():.3f} {os.getpid()}\n".encode(), 0)
+            return fd
+        return None
+
+    def _taken_elsewhere(self) -> list[float]:
+        if self.directory is None:
+            return []
+        out = []
+        for path in self.directory.glob("slot-*.lock"):
+            try:
+                out.append(float(path.read_text().split()[0]))
+            except (OSError, ValueError, IndexError):
+                continue
+        return out
