@@ -106,7 +106,14 @@ def _put(where, value):
     return change
 
 
-_DROP = object()
+class _Drop:
+    """The field left out (a stable repr: test ids must be the same in every xdist worker)."""
+
+    def __repr__(self) -> str:
+        return "DROP"
+
+
+_DROP = _Drop()
 _EVENTS = [{"seat": 1, "claim": 3}, {"seat": 2, "accept": True}, {"seat": 2, "dispute": True}, {"seat": 1, "reveal": True},
            {"seat": 1, "take_back": True}, {"seat": 1, "play": "AS", "face_down": False}, {"seat": 1, "reveal": False},
            "1:AS", None, {"seat": 1}]
