@@ -14,6 +14,7 @@ cdef int KIND_NONE, KIND_PAIR, KIND_NO_PAIR, KIND_LAST
 cdef int BAND_ASK, BAND_AUTO, BAND_AUTO_MUST
 cdef int PER_BUCKET, WORDS, MAX_ENTRIES, CHECK, ACE, TEN
 cdef u64 M64, HASH_A, HASH_B
+cdef long long LOWEST
 cdef int BITS[8192]
 cdef int HIGH[8192]
 cdef int LOW[8192]
@@ -28,7 +29,8 @@ cdef class Search:
     cdef public int ace_rule, bid_n, caller, callers
     cdef public int objective, team
     cdef public object outcome, spend, error
-    cdef dict outcomes, sims
+    cdef dict outcomes, sims, spans
+    cdef long long span_lo, span_hi
     cdef public int monotone
     # the table: an index (open addressing) of buckets, each a run of entries in the pool
     cdef object key_array, slot_array, bucket_array, pool_array
@@ -178,6 +180,20 @@ cdef class Search:
 
     @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int)
     cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
+    cdef int _forced(self, int kk) noexcept
+
+    cdef u64 _exact_envelope(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(key=cython.long)
+    cdef int _span(self, int kk) except -1
+
+    @cython.locals(out=cython.int, us=cython.int, lo=cython.longlong, hi=cython.longlong, saved=cython.int,
+                   v=cython.longlong, w=cython.int, number=cython.int)
+    cdef long long _span_of(self, int kk) except? -2
+
+    cdef void _span_restore(self, int saved) noexcept
 
     @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
                    saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)

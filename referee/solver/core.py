@@ -147,6 +147,9 @@ class Search:
         # a trick won is never worse than the same trick lost (see _envelope)
         self.monotone = 0 if self.opt_pile or self.pairs_on else 1
         self.sims = {}
+        self.spans = {}
+        self.span_lo = 0
+        self.span_hi = 0
 
     # -- the position -----------------------------------------------------------------
 
@@ -736,7 +739,7 @@ class Search:
 
     def _choice(self, t, kk):
         """After a first-7 court the court team stops or plays on (R-4): the better for it."""
-        mine = self.first_seven == self.team
+        mine = self.first_seven == self.team or t <= LOWEST
         stop = self._terminal(t, kk)
         code = stop >> RES
         if (mine and code == TRUE) or (not mine and code == FALSE):
@@ -792,12 +795,18 @@ class Search:
                 return FALSE << RES
         elif obj == EXACT and (kk < 0 or kk > left + self.pile):
             return NONE << RES
-        if obj == TRICKS and not self.opt_pile:
-            r = self._sure(t)
+        if obj == EXACT and self._forced(kk):
+            return NONE << RES | self.cash_rel
+        if (obj == TRICKS or (obj == DEAL_TRICKS and self.end == END_THIRTEEN)) and not self.opt_pile:
+            r = self._sure(t)  # every trick is played: the bridge question
             if r != UNDECIDED << RES:
                 return r
         elif (obj == SCORE or obj == DEAL_TRICKS) and self.monotone:
             r = self._envelope(t)
+            if r != UNDECIDED << RES:
+                return r
+        elif obj == EXACT and self.monotone and t > LOWEST:
+            r = self._exact_envelope(t, kk)
             if r != UNDECIDED << RES:
                 return r
         key = self._key(kk)
@@ -821,11 +830,17 @@ class Search:
             self._spend()
         if self.stopped:
             return 0
+        if self.objective == EXACT and self.tk and self.monotone and t > LOWEST:
+            res = self._exact_envelope(t, kk)
+            if res != UNDECIDED << RES:
+                return res
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
         n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
-        want = TRUE if mine else FALSE
+        # at or below LOWEST no value fails: only whether a line exists is asked (EXACT), and
+        # either side's first line answers it
+        want = TRUE if mine or t <= LOWEST else FALSE
         other = FALSE if mine else TRUE
         rel = 0
         best = NONE
@@ -996,6 +1011,113 @@ class Search:
             return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
 
+    def _forced(self, kk):
+        """EXACT, where every trick is played and taken at once, the trump known: the top
+        trumps of whoever holds the highest one each win a trick, so a count they make
+        impossible has no line (cash_rel: those cards)."""
+        if self.end != END_THIRTEEN or self.opt_pile or self.trump < 0 or self.hidden:
+            return 0
+        tr = self.trump
+        at = self.alive[tr]
+        if not at:
+            return 0
+        top = HIGH[at]
+        holder = 0
+        while not (self.h[holder * 4 + tr] >> top) & 1:
+            holder += 1
+        n = self._top_run(self.h[holder * 4 + tr], at)
+        self.cash_rel = self._top_mask(tr, at, n)
+        if (holder & 1) == self.team:
+            return kk < n
+        return kk > 14 - self.number - n
+
+    def _exact_envelope(self, t, kk):
+        """EXACT: every end the deal can reach with the team taking exactly kk more tricks
+        (whoever wins each trick) has an outcome in [span_lo, span_hi]; when that decides
+        `value >= t`, the answer is that, or NONE where no line at all gives kk."""
+        if not self._span(kk):
+            return NONE << RES
+        if self.span_lo < t <= self.span_hi:
+            return UNDECIDED << RES
+        # is there a line at all? (cheap: the first one found)
+        found = self._start(LOWEST, kk) if self.tk == 0 else self._card(LOWEST, kk, -1)
+        if found >> RES == NONE:
+            return found
+        return (TRUE if self.span_lo >= t else FALSE) << RES | (found & RELMASK)
+
+    def _span(self, kk):
+        """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by
+        any sequence of trick winners from here that gives the team exactly kk more tricks
+        (the tens still out to the other side for the lowest, to the team for the highest;
+        a court team stops or plays on, either). False when no sequence gives kk."""
+        key = (kk | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27 | self.ended << 28)
+        v = self.spans.get(key)
+        if v is None:
+            v = self._span_of(kk)
+            self.spans[key] = v
+        if v < 0:
+            return 0
+        self.span_lo = (v >> 20) - 0x20000
+        self.span_hi = (v & 0xFFFFF) - 0x20000
+        return 1
+
+    def _span_of(self, kk):
+        """_span's answer, packed (lo + 2**17) << 20 | (hi + 2**17); -1 for none."""
+        if kk < 0:
+            return -1
+        if self.ended:
+            if kk:
+                return -1
+            out = 4 - self.tens[0] - self.tens[1]
+            us = self.team
+            self.tens[1 - us] += out
+            lo = self._value_now()
+            self.tens[1 - us] -= out
+            self.tens[us] += out
+            hi = self._value_now()
+            self.tens[us] -= out
+            return (lo + 0x20000) << 20 | (hi + 0x20000)
+        lo = 1 << 40
+        hi = -(1 << 40)
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.court_made:  # the court team may stop here
+            self.ended = 1
+            self.court_made = 0
+            v = self._span_of(kk)
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        w = 0
+        for w in range(2):
+            if self.court_made:
+                if w != self.first_seven:
+                    continue  # playing on ends at the first trick lost: that is the stop above
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            number = self.number
+            self.ended = self._ends(number, w, 0)
+            self.number = number + 1
+            v = self._span_of(kk - (1 if w == self.team else 0))
+            self.number = number
+            self.won[w] -= 1
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        if hi < lo:
+            return -1
+        return (lo + 0x20000) << 20 | (hi + 0x20000)
+
+    def _span_restore(self, saved):
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.ended = (saved >> 4) & 1
+
     def _sim(self, side, q):
         """The value if `side` wins the next q tricks and the other side every one after, by
         the deal's end rules (a court team plays on only while it wins); the tens still out
@@ -1048,7 +1170,7 @@ class Search:
         if self.opt_pile:
             state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
                      | self.pcoll << 9 | self.hot << 10)
-        if obj != TRICKS:
+        if obj != TRICKS and not (obj == DEAL_TRICKS and self.end == END_THIRTEEN):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.end == END_PAIR:
                 state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
