@@ -26,11 +26,24 @@ the worker before issue 33) and `referee deliver`'s settings:
   after 7 s, the three others at once; one match's events, the worker running for at most
   90 s: when the prompt receivers had every event, and what the slow one got.
 
+Perfect-play cases (PERFECT_PLAY below) run against `referee serve`'s settings twice, with
+perfect play unbounded (no time budget, no search slots, searches not stopped when their
+client goes: the referee before issue 33, the baseline) and as served (referee.budget):
+- claim-flood: 16 POSTs of about 1 KB, a record whose claim is disputed at the first lead
+  (settling it searches to the claim's node limit), each sent and then disconnected; a
+  /healthz probe every second for 20 s meanwhile (each waited for at most 5 s): probes
+  answered, the worst, and the CPU time the workers spent in those 20 s;
+- analyses: 32 concurrent POST /v1/analysis of a Double Sir deal's first lead, each searched
+  to its time limit (REFEREE_ANALYSIS_MAX_SECONDS=2 as the issue ran them, the node limit
+  out of reach), and /healthz meanwhile: the answers by status, how long the 32 took, and
+  the worst /healthz.
+
 Figures only: no assertion; not part of the tests.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import socket
@@ -40,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -49,6 +63,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 from bench_replay import make_texts  # noqa: E402
+from tests.solver.claim_deals import early_claim  # noqa: E402
 
 PY = sys.executable
 WAIT = 40.0            # the longest any one request is waited for
@@ -262,8 +277,87 @@ def slow_receivers(conf: dict, delay: float = 7.0, prompt: int = 3, limit: float
     return f"slow receivers: the {prompt} prompt ones had all {events} events {when}; {slow}"
 
 
+def _workers_cpu(master: int) -> float:
+    """CPU seconds (user and system) the master's worker processes have used so far."""
+    total = 0
+    for pid in Path(f"/proc/{master}/task/{master}/children").read_text().split():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _post_and_leave(port: int, path: str, body: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+
+
+def _probes(seconds: float, every: float, port: int, until=None) -> list[float | None]:
+    """/healthz every `every` seconds for `seconds` (or while `until()`), each waited for 5 s at most."""
+    out, end = [], time.monotonic() + seconds
+    while time.monotonic() < end and (until is None or until()):
+        began = time.monotonic()
+        out.append(healthz(port, 5.0))
+        time.sleep(max(0.0, every - (time.monotonic() - began)))
+    return out
+
+
+def _probed(probes: list[float | None]) -> str:
+    answered = [p for p in probes if p is not None]
+    worst = shown(max(answered), 5.0) if len(answered) == len(probes) and answered else "> 5 s"
+    return f"/healthz {len(answered)} of {len(probes)} answered, worst {worst}"
+
+
+def claim_flood(port: int, master: int) -> str:
+    body = json.dumps(early_claim()).encode()
+    cpu = _workers_cpu(master)
+    for _ in range(16):
+        _post_and_leave(port, "/v1/verdicts", body)
+    probes = _probes(20.0, 1.0, port)
+    return (f"claim flood ({len(body):,} B x 16, gone): {_probed(probes)}; "
+            f"workers' CPU in those 20 s {_workers_cpu(master) - cpu:.1f} s")
+
+
+def analyses(port: int, master: int) -> str:
+    record = early_claim()
+    record["preset"] = "double-sir"  # a pile game's first lead: past 2 s of search
+    record["deals"][0]["events"] = []
+    body = json.dumps({"record": record, "deal": 0}).encode()
+    statuses: list[int] = []
+
+    def ask() -> None:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/analysis", body,
+                                         {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=300) as r:
+                statuses.append(r.status)
+        except urllib.error.HTTPError as exc:
+            statuses.append(exc.code)
+        except OSError:
+            statuses.append(0)
+
+    began = time.monotonic()
+    askers = [threading.Thread(target=ask) for _ in range(32)]
+    for t in askers:
+        t.start()
+    probes = _probes(300.0, 0.5, port, lambda: any(t.is_alive() for t in askers))
+    for t in askers:
+        t.join()
+    took = time.monotonic() - began
+    counts = ", ".join(f"{statuses.count(c)} x {c or 'no answer'}" for c in sorted(set(statuses)))
+    return f"32 analyses at once: {counts} in {took:.1f} s; {_probed(probes)}"
+
+
 CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
 DELIVERY = {"slow-receivers": slow_receivers}
+PERFECT_PLAY = {"claim-flood": claim_flood, "analyses": analyses}
+UNBOUNDED = {"REFEREE_PERFECT_PLAY_MAX_SECONDS": "0", "REFEREE_SEARCHES_PER_PROCESS": "0",
+             "REFEREE_SEARCHES_PER_SERVER": "0", "REFEREE_PERFECT_PLAY_WATCH_CLIENTS": "0"}
+ANALYSIS_LIMITS = {"REFEREE_ANALYSIS_MAX_SECONDS": "2", "REFEREE_ANALYSIS_MAX_NODES": "1000000000"}
+PERFECT_PLAY_SERVERS = [("perfect play unbounded, baseline", UNBOUNDED), ("referee serve (referee.budget)", {})]
 NO_CONFIG = ["-c", "/dev/null"]  # not the repository's gunicorn.conf.py: gunicorn's own defaults
 SERVERS = [
     ("gunicorn default (sync), baseline", NO_CONFIG),
@@ -277,7 +371,8 @@ def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
     proc, port = start(args, env)
     try:
         for n, case in enumerate(cases):
-            print(f"{name if n == 0 else '':<38} {CASES[case](port)}", flush=True)
+            line = CASES[case](port) if case in CASES else PERFECT_PLAY[case](port, proc.pid)
+            print(f"{name if n == 0 else '':<38} {line}", flush=True)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
@@ -293,7 +388,7 @@ def workers() -> list[tuple[str, dict]]:
 def main() -> None:
     global BATCH
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    every = [*CASES, *DELIVERY]
+    every = [*CASES, *DELIVERY, *PERFECT_PLAY]
     parser.add_argument("--cases", default=",".join(every), help=f"comma-separated, of {', '.join(every)}")
     chosen = parser.parse_args().cases.split(",")
     cases = [c for c in chosen if c in CASES]
@@ -307,6 +402,9 @@ def main() -> None:
             print(f"batch: {BATCH[1]:,} full deals, {len(BATCH[0]) / 2**20:.1f} MiB in; reader at {RATE / 2**20:.0f} MiB/s")
         for name, args in SERVERS if cases else []:
             measure(name, args, env, cases)
+        perfect = [c for c in chosen if c in PERFECT_PLAY]
+        for name, unbounded in PERFECT_PLAY_SERVERS if perfect else []:
+            measure(name, SERVERS[-1][1], {**env, **ANALYSIS_LIMITS, **unbounded}, perfect)
     for case in (c for c in chosen if c in DELIVERY):
         for name, conf in workers():
             print(f"{name:<42} {DELIVERY[case](conf)}", flush=True)
