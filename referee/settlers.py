@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .engine.cards import Card
 from .engine.errors import RecordError, RefereeError
-from .engine.record import PLAY, Event
+from .engine.record import PLAY, REVEAL, Event
 from .engine.settlement import Line
 
 if TYPE_CHECKING:
@@ -138,9 +138,11 @@ class Reusing:
 
 
 def _plays(line) -> tuple | None:
-    """A verdict's line ([{seat, card}]) as the engine's play events; None if it is not one."""
+    """A verdict's line ([{seat, card}], a reveal of the face-down trump as the card "reveal")
+    as the engine's events; None if it is not one."""
     try:
-        return tuple(Event(p["seat"], PLAY, Card.parse(p["card"])) for p in line)
+        return tuple(Event(p["seat"], REVEAL) if p["card"] == "reveal" else Event(p["seat"], PLAY, Card.parse(p["card"]))
+                     for p in line)
     except (TypeError, KeyError, RefereeError):
         return None
 

@@ -399,7 +399,7 @@ def _finish_at_close(match: Match, deals: list[DealVerdict], deal: Deal, settler
         recorder.stop(None)
     verdict = _rejudged(match, deals, deal)
     verdict.at_close = {"perfect_play": True, "reason": None, "event": start,
-                        "line": [{"seat": e.seat, "card": e.card.text} for e in line.events],
+                        "line": [{"seat": e.seat, "card": e.card.text if e.card else "reveal"} for e in line.events],
                         "rule": ["R-32", "perfect.play"]}
     return True
 

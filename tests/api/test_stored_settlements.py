@@ -73,3 +73,46 @@ def test_a_recorded_line_that_does_not_fit_its_position_is_not_played(searches):
         assert [e["code"] for e in judged["errors"]] == ["claim_unsettled"]
         assert "recorded with this revision that fits its position" in judged["errors"][0]["message"]
     assert searches == [("claim", 0)]  # the one that made the verdict
+
+
+def bell_with_a_reveal() -> dict:
+    """Rung Royal's Hidden Rung played at random to three tricks from the end and closed under
+    perfect_play: perfect play there shows the face-down trump (a reveal in the bell's line)."""
+    import random
+
+    from referee.engine import Deal
+    from referee.engine.record import PLAY, Event
+    from referee.engine.simulate import choose_trump, deal_hands
+
+    options, rng = resolve("rr-hidden-rung"), random.Random(0)
+    hands = deal_hands(rng)
+    dealer = rng.randrange(4)
+    trump = choose_trump(options, dealer, hands, rng, None)
+    deal, events = Deal(options, dealer, hands, trump, None), []
+    while len(events) < 40:
+        deal.finish()
+        if deal.can_reveal():
+            rng.random()  # the draw of tests/solver/positions.py, which found this deal: no reveal
+        card = rng.choice(deal.legal_plays())
+        events.append({"seat": deal.to_play, "play": card.text})
+        deal.push(Event(deal.to_play, PLAY, card))
+    return {"preset": "rr-hidden-rung", "options": {"abandoned_deal": "perfect_play"}, "closed": True,
+            "deals": [{"dealer": dealer, "hands": [[c.text for c in h] for h in hands],
+                       "trump": {"hidden": trump.hidden.text}, "events": events}]}
+
+
+def test_a_bell_line_that_shows_the_face_down_trump_is_judged_and_replayed(searches):
+    record = bell_with_a_reveal()
+    verdict = adjudicate_dict(record, searching())  # it was a 500: the line's reveal has no card
+    at_close = verdict["deals"][0]["at_close"]
+    assert verdict["valid"] and at_close["perfect_play"] and "reveal" in [p["card"] for p in at_close["line"]]
+    replayed = judge(Record.from_dict(record), settler=Recorded(verdict)).as_dict()
+    assert replayed == verdict and searches == [("bell", 0)]  # the reader played the recorded line
+
+
+def test_the_bell_s_reveal_is_in_the_contract(client):
+    from tests.api.spec import validate_response
+
+    r = client.post("/v1/verdicts", json=bell_with_a_reveal())
+    validate_response(r, "/v1/verdicts", "post")
+    assert r.status_code == 200 and "reveal" in [p["card"] for p in r.get_json()["deals"][0]["at_close"]["line"]]
