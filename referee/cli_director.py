@@ -138,6 +138,7 @@ def disputes(args) -> int:
 
 
 def close(args) -> int:
+    from referee.engine.settlement import Stopped
     from referee.store.errors import StoreError
 
     store = _store(args)
@@ -146,6 +147,9 @@ def close(args) -> int:
     except StoreError as exc:
         print(f"referee close: {exc.detail}", file=sys.stderr)
         return NOT_FOUND if exc.status == 404 else REFUSED
+    except Stopped as exc:  # perfect play at the bell went past the command's budget: nothing stored
+        print(f"referee close: not closed: {exc.message}", file=sys.stderr)
+        return REFUSED
     finally:
         store.db.dispose()
     m = view.revision.verdict["match"]

@@ -76,6 +76,7 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
     """('new' | 'present' | 'rejected', why, or for a restored match whose id this database
     could not keep, what it is now); `close`: close the new match if it is a session whose
     last deal is over."""
+    from referee.engine.settlement import Stopped
     from referee.records import RecordProblems, check_record
     from referee.store.errors import StoreError
 
@@ -104,6 +105,8 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
         return "rejected", "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems)
     except StoreError as exc:
         return "rejected", exc.detail
+    except Stopped as exc:  # past the command's budget of perfect play: nothing stored, it may be imported again
+        return "rejected", f"not judged: {exc.message}"
     return ("new" if created else "present"), note
 
 

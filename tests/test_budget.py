@@ -2,6 +2,7 @@
 the engine: node limits, a request's time shared by its searches, cancellation, CPU time on
 the command line, and no solver imported where no claim, bell or analysis needs it."""
 import json
+import re
 import subprocess
 import sys
 import time
@@ -205,3 +206,22 @@ def cli_analyse_args(path):
     from referee.cli import build_parser
 
     return build_parser().parse_args(["analyse", str(path), "--max-nodes", "20000"])
+
+
+def test_referee_import_past_its_time_budget_rejects_the_record_and_stores_nothing(tmp_path):
+    import os
+
+    url = f"sqlite:///{tmp_path / 'referee.db'}"
+    path = tmp_path / "claim.json"
+    path.write_text(json.dumps(record_of(claim_deal(3))))
+    env = {**os.environ, "REFEREE_PERFECT_PLAY_MAX_SECONDS": "0.000001"}
+
+    def referee(*args):
+        return subprocess.run([sys.executable, "-m", "referee.cli", *args, "--database", url], capture_output=True,
+                              text=True, env=env, timeout=120)
+    made = referee("tournaments", "create", "T", "--preset", "seven-courts")
+    assert made.returncode == 0, made.stdout + made.stderr
+    tid = re.search(r"^tournament (\w+)", made.stdout, re.M).group(1)
+    out = referee("import", str(path), "--tournament", tid)
+    assert out.returncode == 1 and "0 new" in out.stdout and "1 rejected" in out.stdout, out.stdout + out.stderr
+    assert "not judged: perfect play for this request went past the referee's limit of 1e-06 s of CPU time" in out.stdout

@@ -37,8 +37,6 @@ class SearchLimit:
     `cancelled()` is true. The time counts from `started` (a reading of the clock; now by
     default). `within`: the budget this one is a part of."""
 
-    CHECK_EVERY = 1024  # nodes between two reports of a search, about: it overruns a node limit by less
-
     def __init__(self, nodes: int | None = 20_000_000, seconds: float | None = None, clock: str = "wall",
                  cancelled: Callable[[], bool] | None = None, started: float | None = None,
                  within: "SearchLimit | None" = None):
