@@ -103,7 +103,7 @@ class Budget:
         """The request's SearchLimit (referee.solver.limits), made at its first search."""
         if self._limit is None:
             if self.slots is not None:
-                self._slot = self.slots.take()
+                self._slot = self.slots.take(self.seconds)
                 if self._slot is None:
                     raise Stopped("busy", f"as many searches for perfect play run as the referee allows "
                                   f"({self._bounds()}); nothing was judged", self.slots.retry_after(),

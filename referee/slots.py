@@ -3,8 +3,8 @@ processes of one `referee serve` share lock files in one directory, next to a SQ
 
 A slot of the server is a file `slot-N.lock` held with an exclusive `flock`: the kernel lets
 it go when its process ends, however it ends, so no slot is lost to a killed worker. Each
-holder writes when it took the slot, so a refusal can say when the first slot will be free
-at the latest (a search lasts at most the request's time budget).
+holder writes when its search must have stopped (it runs under a time budget), so a refusal
+can say when the first slot will be free at the latest.
 """
 from __future__ import annotations
 
@@ -55,30 +55,30 @@ class Slots:
                  seconds: float | None = None):
         self.per_process, self.per_server = per_process or None, per_server or None
         self.directory = directory if self.per_server and fcntl is not None else None
-        self.seconds = seconds  # the longest a search holds its slot (for Retry-After)
+        self.seconds = seconds  # the longest a search holds its slot when it does not say (for Retry-After)
         self._lock = threading.Lock()
-        self._held: dict[Slot, float] = {}  # this process's slots and when each was taken
+        self._held: dict[Slot, float] = {}  # this process's slots, each with when it is free at the latest
 
-    def take(self) -> Slot | None:
-        """A free slot, or None when as many searches run as allowed (never waits)."""
+    def take(self, hold: float | None = None) -> Slot | None:
+        """A free slot, held for at most `hold` seconds (the operator's time budget when not
+        said), or None when as many searches run as allowed (never waits)."""
+        hold = hold if hold is not None else self.seconds
         with self._lock:
             if self.per_process is not None and len(self._held) >= self.per_process:
                 return None
-            fd = self._lock_a_file() if self.directory is not None else None
+            until = time.time() + (hold if hold is not None else 0.0)
+            fd = self._lock_a_file(until) if self.directory is not None else None
             if self.directory is not None and fd is None:
                 return None
             slot = Slot(self, fd)
-            self._held[slot] = time.time()
+            self._held[slot] = until
             return slot
 
     def retry_after(self) -> int:
         """Whole seconds until a slot is free at the latest (1 at least): the soonest a search
         that holds one must stop."""
-        if self.seconds is None:
-            return 1
-        taken = list(self._held.values()) + self._taken_elsewhere()
-        soonest = min(taken, default=time.time()) + self.seconds - time.time()
-        return max(1, int(soonest + 0.999))
+        free_at = list(self._held.values()) + self._taken_elsewhere()
+        return max(1, int(min(free_at, default=0.0) - time.time() + 0.999))
 
     def _give_back(self, slot: Slot, fd: int | None) -> None:
         with self._lock:
@@ -88,7 +88,7 @@ class Slots:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
 
-    def _lock_a_file(self) -> int | None:
+    def _lock_a_file(self, until: float) -> int | None:
         self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         first = os.getpid() % self.per_server  # processes start at different files
         for k in range(self.per_server):
@@ -100,7 +100,7 @@ class Slots:
                 os.close(fd)
                 continue
             os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{time.time():.3f} {os.getpid()}\n".encode(), 0)
+            os.pwrite(fd, f"{until:.3f} {os.getpid()}\n".encode(), 0)
             return fd
         return None
 

@@ -162,7 +162,7 @@ def respond(record: Record, asked: dict, settler: Settler) -> Response:
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
         limit = search_limit()
-        stream = new_budget(seconds=None)  # the lines stream after the view returns: they own this budget, and its slot
+        stream = new_budget(seconds=limit.seconds)  # the lines stream after the view returns: they own this budget, and its slot
         shared = Shared(limit.nodes, limit.seconds, within=stream.limit())  # no slot free: 429 now
         try:
             whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, shared, asked["line"],

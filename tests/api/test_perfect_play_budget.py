@@ -189,3 +189,13 @@ def test_an_operator_may_let_searches_run_on_when_their_client_has_gone(make_cli
     r = client.post("/v1/verdicts", json=record_of(claim_deal(3)), environ_overrides={"werkzeug.socket": server_end})
     server_end.close()
     assert r.status_code == 200 and r.get_json()["deals"][0]["claim"]["awarded"] == 2
+
+
+def test_retry_after_is_when_the_search_holding_the_slot_must_have_stopped(make_client):
+    client = make_client(SEARCHES_PER_PROCESS=1, PERFECT_PLAY_MAX_SECONDS=30)
+    held = client.application.extensions["referee.slots"].take(3)  # an analysis, say, with 3 s to go
+    try:
+        r = client.post("/v1/verdicts", json=record_of(claim_deal(3)))
+    finally:
+        held.release()
+    assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 3
