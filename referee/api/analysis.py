@@ -15,12 +15,13 @@ limit (`limit`), never a partial value.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from referee import jsontext
+from referee.budget import Budget
 from referee.engine import Record, RecordError
 from referee.engine.settlement import Settler, Stopped
 from referee.records import check_record
@@ -101,7 +102,7 @@ def analysis_budget():
 @bp.post("/v1/analysis", endpoint="createAnalysis")
 def create_analysis():
     data = load(AnalysisSchema(), read_json(), "analysis request", {"record": _record})
-    return respond(Record.from_dict(data["record"]), data, analysis_budget().settler())
+    return respond(Record.from_dict(data["record"]), data, lambda budget: budget.settler())
 
 
 def _record(data, pointer):
@@ -118,7 +119,8 @@ def match_analysis(match_id: str):
     if not view.full and index < len(record["deals"]) and view.public().hidden(index):
         raise Unauthorized(f"deal {index + 1} is still in play and its analysis shows every hand: "
                            "send the tournament's write or read key (Authorization: Bearer <key>)")
-    return respond(Record.from_dict(record), query, Recorded(view.revision.verdict))  # its claims: never searched again
+    recorded = Recorded(view.revision.verdict)  # its claims: never searched again
+    return respond(Record.from_dict(record), query, lambda budget: recorded)
 
 
 QUERY_NUMBERS, QUERY_FLAGS = ("deal", "event", "from_event"), {"whole_deal": False, "line": True}
@@ -156,9 +158,11 @@ def _query() -> dict:
     return values
 
 
-def respond(record: Record, asked: dict, settler: Settler) -> Response:
+def respond(record: Record, asked: dict, settler_of: Callable[[Budget], Settler]) -> Response:
     """The one position's answer, or the whole deal's lines; the 422 problem that says why
-    there is none. `settler`: for a claim settled on the way to a position."""
+    there is none. `settler_of(budget)`: for a claim settled on the way to a position, within
+    the budget of the answer (a whole deal's is its stream's, which holds the request's one
+    search slot)."""
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
         limit = search_limit()
@@ -166,7 +170,7 @@ def respond(record: Record, asked: dict, settler: Settler) -> Response:
         shared = Shared(limit.nodes, limit.seconds, within=stream.limit())  # no slot free: 429 now
         try:
             whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, shared, asked["line"],
-                                                           asked["from_event"] or 0, settler), index)
+                                                           asked["from_event"] or 0, settler_of(stream)), index)
         except BaseException:
             stream.close()
             raise
@@ -176,7 +180,7 @@ def respond(record: Record, asked: dict, settler: Settler) -> Response:
     budget = analysis_budget()
     try:
         return jsonify(_unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, budget.limit(),
-                                                             asked["line"], settler), index))
+                                                             asked["line"], settler_of(budget)), index))
     except SearchLimitExceeded as exc:
         if exc.reason == "cancelled":
             raise budget.stopped(exc) from None
@@ -201,7 +205,8 @@ def _lines(whole: DealAnalysis, stream) -> Iterator[str]:
         yield jsontext.dumps_line(whole.start_dict())
         for found in whole:
             yield jsontext.dumps_line(found.as_dict())
-        yield jsontext.dumps_line(whole.end_dict())
+        if not whole.cancelled:
+            yield jsontext.dumps_line(whole.end_dict())
 
 
 def _unprocessable_if(run, index: int):

@@ -239,12 +239,14 @@ Found = Solved | PastLimit | Unanalysable
 
 def deal_positions(record: Record, index: int, settler=None) -> tuple[list[int], RecordError | None]:
     """The positions of deal `index` with a seat to play, as event counts in order (the
-    replay's steps with a seat to play; the referee's plays of a settled claim or the bell are
-    no record's events and no position here), and the record error that ends the replay
-    (`settler`: for its claim, which is otherwise unsettled)."""
+    replay's steps with a seat to play), and the record error that ends the replay (`settler`:
+    for its claim, which is otherwise unsettled). The referee's plays of a settled claim are
+    no record's events, and the answer they follow is no position to play from either: the
+    deal after it is the referee's line played out."""
     steps = deal_steps(resolve(record.preset, record.options), record.deals[index], settler, index)
-    counts = {s.event + 1 for s in steps if s.to_play is not None and s.hands is not None and s.error is None
-              and not s.ignored and not s.referee}
+    counts = {s.event + 1 for s, after in zip(steps, steps[1:] + [None])
+              if s.to_play is not None and s.hands is not None and s.error is None and not s.ignored
+              and not s.referee and not (after is not None and after.referee)}
     return sorted(counts), steps[-1].error
 
 
@@ -268,21 +270,27 @@ class DealAnalysis:
         self.events = [n for n in reversed(counts) if n >= first]  # the order they are solved in
         self.found: dict[int, Found] = {}
         self.solver = Solver(objective)
+        self.settler, self.cancelled = settler, False
 
     def __iter__(self) -> Iterator[Found]:
         for n in self.events:
             found = self._solve(n)
+            if found is None:  # cancelled: nobody wants the rest (the client has gone)
+                self.cancelled = True
+                return
             self.found[n] = found
             yield found
 
-    def _solve(self, n: int) -> Found:
+    def _solve(self, n: int) -> Found | None:
         limit = self.budget.next()
         if limit is None:
             return PastLimit(self.index, n, 0)
         try:
-            deal = position(self.record, self.index, n)
+            deal = position(self.record, self.index, n, self.settler)
             analysis = self.solver.solve(deal, limit, line=self._line(n))
         except SearchLimitExceeded as exc:
+            if exc.reason == "cancelled":
+                return None
             self.budget.spend(exc.nodes)
             return PastLimit(self.index, n, exc.nodes)
         except (UnsolvablePosition, RecordError) as exc:

@@ -29,12 +29,15 @@
 
   // A position: the deal after `events` events, keyed by what happened up to it (a revision
   // that changes an earlier event is another position). The referee's own plays (a settled
-  // claim, the bell) are no position of the record.
+  // claim, the bell), and the answer they play on from, are no position of the record (as
+  // the API has them: its first line lists the positions it analyses).
   function positionsOf(stepper) {
-    var out = [], notes = [];
-    stepper.steps.forEach(function (step, k) {
+    var out = [], notes = [], steps = stepper.steps;
+    steps.forEach(function (step, k) {
       notes.push(step.note);
-      if (step.hands && step.to_play !== null && step.to_play !== undefined && !step.error && !step.ignored && !step.referee) {
+      var handsOver = k + 1 < steps.length && steps[k + 1].referee;
+      if (step.hands && step.to_play !== null && step.to_play !== undefined && !step.error && !step.ignored &&
+          !step.referee && !handsOver) {
         out.push({deal: stepper.deal, events: step.event + 1, cursor: k, key: stepper.deal + "|" + notes.join("|")});
       }
     });
@@ -88,13 +91,22 @@
     return ask({deal: job.deal, extra: {whole_deal: true, from_event: from}}).then(function (r) {
       if (!r.ok) { return refused(r).then(function (f) { dealRefused(job, f); }); }
       return eachLine(r, function (line) {
+        if (line.kind === "deal") { notListed(job, line.events); return; }
         var key = job.keys[line.event];
-        if (line.kind === "end" || line.kind === "deal" || !key || cache[key]) { return; }
+        if (line.kind === "end" || !key || cache[key]) { return; }
         cache[key] = line.kind === "position" ? {answer: line}
           : line.kind === "past_limit" ? {limit: true} : {failed: line.detail};
         update(job.deal, line.event);
       }).then(function () { cutShort(job); });
     }).catch(function () { cutShort(job); });
+  }
+
+  // A position of the page's that the answer will not have: said so, not waited for.
+  function notListed(job, events) {
+    Object.keys(job.keys).forEach(function (n) {
+      var key = job.keys[n];
+      if (events.indexOf(Number(n)) < 0 && !cache[key]) { cache[key] = {failed: "the referee does not analyse it"}; }
+    });
   }
 
   function dealRefused(job, found) {

@@ -305,6 +305,18 @@ def test_a_client_that_goes_away_stops_the_whole_deal_between_positions(client, 
     assert len(solved) == 1
 
 
+def test_a_whole_deal_whose_client_has_gone_stops_at_its_next_search_and_says_no_end(client):
+    import socket
+
+    server_end, client_end = socket.socketpair()
+    client_end.close()  # the client sent its request and went away
+    r = client.post("/v1/analysis", json={"record": RECORD, "deal": 0, "whole_deal": True},
+                    environ_overrides={"werkzeug.socket": server_end})
+    kinds = [json.loads(text)["kind"] for text in r.get_data(as_text=True).splitlines()]
+    server_end.close()
+    assert kinds[0] == "deal" and "end" not in kinds and len(kinds) < 10 and set(kinds[1:]) <= {"position"}
+
+
 def test_a_stored_matchs_whole_deal(client, stored):
     _, mid = stored()
     r = get(client, mid, "deal=0&whole_deal=true&objective=tricks&line=false&from_event=40")
@@ -325,3 +337,29 @@ def test_the_whole_deal_query_names_what_is_wrong(client, stored, query, pointer
     _, mid = stored()
     r = get(client, mid, query)
     assert r.status_code == 422 and pointer in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+def claimed_endgame() -> dict:
+    """court-piece, spades trumps: ten tricks of one suit each (seat 1 wins them), then seat 1
+    claims all three left with the JS TS 2H against the AS KS QS and seat 2 disputes: the
+    referee settles it by perfect play (R-34)."""
+    from tests.solver.claim_deals import endgame
+
+    hands, events = endgame(["AS KS QS", "JS TS 2H", "3H 4H 5H", "6H 2D 2C"], [1] * 10)
+    events += [{"seat": 1, "claim": 3}, {"seat": 2, "dispute": True}]
+    return {"preset": "court-piece", "deals": [{"dealer": 0, "hands": hands, "trump": {"suit": "S"}, "events": events}]}
+
+
+def test_a_whole_deal_with_a_disputed_claim_settles_it_within_its_own_budget(client, stored):
+    """The claim is settled on the way (once, by search for a posted record, from the stored
+    verdict for a match), in the one search slot the whole deal holds: no 429."""
+    rec = claimed_endgame()
+    start, *found, end = lines(post(client, {"record": rec, "deal": 0, "whole_deal": True, "objective": "tricks",
+                                             "from_event": 36}))
+    assert start["stopped"] is None and end["analysed"] == [36, 37, 38, 39, 40]  # the claim is made at 40
+    assert next(f for f in found if f["event"] == 40)["to_play"] == 1
+    t = client.post("/v1/tournaments", json={"name": "Claims", "preset": "court-piece"}).get_json()
+    m = client.post("/v1/matches", json={"tournament": t["id"], "record": {"deals": rec["deals"]}},
+                    headers=auth(t["key"])).get_json()
+    start, *found, again = lines(get(client, m["id"], "deal=0&whole_deal=true&objective=tricks&from_event=36"))
+    assert [f["event"] for f in found] == start["events"] and again == end

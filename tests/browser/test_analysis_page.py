@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
+from tests.api.test_analysis import claimed_endgame
 from tests.browser.test_pages import api, paste, position, wait_for
 from tests.solver.test_review import random_deal
 
@@ -197,3 +198,14 @@ def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, brow
     assert [m.find_element(By.XPATH, "..").get_attribute("id")
             for m in browser.find_elements(By.CSS_SELECTOR, "#deal-1 .tricks .mark.costly")] == ["deal-1-event-4"]
     assert len(requests(browser)) == 2
+
+
+def test_a_settled_claim_the_referees_plays_are_no_positions(served, browser):
+    base, app = served
+    app.config["ANALYSIS_MAX_NODES"] = 20_000  # the late positions; the early ones past it
+    paste(browser, base, json.dumps(claimed_endgame()))
+    text = wait_for(lambda: "past the search limit" in status(browser) and status(browser), 60)
+    # 40 positions: every event's but the court's (no seat to play until play goes on), the
+    # claim's answer and the referee's plays of the settled claim.
+    assert " of 40 positions analysed; " in text and "cannot" not in text
+    assert len(requests(browser)) == 1
