@@ -110,7 +110,7 @@
   }
 
   function dealRefused(job, found) {
-    if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry); return; }
+    if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry, true); return; }
     Object.keys(job.keys).forEach(function (n) {
       var key = job.keys[n];
       if (!cache[key]) { cache[key] = found.retry ? {failed: "the referee is busy; reload to try again"} : found; }
@@ -128,10 +128,12 @@
     update(job.deal);
   }
 
-  function later(job, ms) {
+  function later(job, ms, busy) {
     job.waiting = true;
+    job.busy = busy ? Math.round(ms / 1000) : 0;  // seconds the referee asked us to wait
     jobs.push(job);
-    setTimeout(function () { job.waiting = false; pump(); }, ms);
+    update(job.one ? job.one.deal : job.deal);
+    setTimeout(function () { job.waiting = false; job.busy = 0; pump(); }, ms);
   }
 
   // One position past the whole deal's budget, the reader on it: asked alone, once.
@@ -140,7 +142,7 @@
     return ask({deal: p.deal, extra: {event: p.events}}).then(function (r) {
       return r.ok ? r.json().then(function (a) { return {answer: a}; }) : refused(r);
     }).catch(function (err) { return {failed: err.message}; }).then(function (found) {
-      if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry); return; }
+      if (found.retry && (job.tries = (job.tries || 0) + 1) < 4) { later(job, found.retry, true); return; }
       cache[p.key] = found.limit ? {limit: true, alone: true} : found.retry ? {failed: "the referee is busy"} : found;
       update(p.deal, p.events);
     });
@@ -303,6 +305,10 @@
       if (f.answer) { analysed++; } else if (f.limit) { deep++; } else { failed++; }
     });
     if (!followed[d.stepper.deal]) { return "Perfect play: step through the deal to analyse it. "; }
+    var waits = pending(d.stepper.deal).filter(function (j) { return j.busy; });
+    if (waits.length) {
+      return "Perfect play: the referee is busy with other searches; asking again in " + waits[0].busy + " s. ";
+    }
     if (busy && known < total) { return "Analysing\u2026 " + known + " of " + positionWord(total) + ". "; }
     var text = analysed === total ? (total === 1 ? "Perfect play: its one position analysed"
                                                  : "Perfect play: all " + total + " positions analysed")

@@ -209,3 +209,18 @@ def test_a_settled_claim_the_referees_plays_are_no_positions(served, browser):
     # claim's answer and the referee's plays of the settled claim.
     assert " of 40 positions analysed; " in text and "cannot" not in text
     assert len(requests(browser)) == 1
+
+
+def test_while_every_search_slot_is_taken_the_page_says_so_and_asks_again_when_told(served, browser):
+    base, app = served
+    slots = app.extensions["referee.slots"]
+    slots.seconds = 2  # the Retry-After the server gives: a held search stops within 2 s (30 by default)
+    held = slots.take()  # another request's search
+    try:
+        paste(browser, base, json.dumps(RECORD))
+        text = wait_for(lambda: "busy" in status(browser) and status(browser), 30)
+        assert text.startswith("Perfect play: the referee is busy with other searches; asking again in ")
+    finally:
+        held.release()
+    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
+    assert len(requests(browser)) >= 2  # refused (429), then answered
