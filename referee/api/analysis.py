@@ -6,11 +6,10 @@ position with a seat to play, streamed as JSON Lines, one line per position as i
 solved (the last position first), under one budget for the whole request; a position past it
 is a `past_limit` line, never a guess (docs/records.md, "A whole deal").
 
-The limit: `ANALYSIS_MAX_NODES` search nodes (default 2,000,000) and `ANALYSIS_MAX_SECONDS`
-of wall time (default 10), each from the app's config or the environment variable
-`REFEREE_ANALYSIS_MAX_NODES` / `REFEREE_ANALYSIS_MAX_SECONDS`: for the one position, or for
-the whole deal's positions together. Past it the one position is a 422 problem naming the
-limit (`limit`), never a partial value.
+The limit: `ANALYSIS_MAX_NODES` search nodes (default 2,000,000; a whole deal's positions
+together `ANALYSIS_DEAL_MAX_NODES`, default 20,000,000) and `ANALYSIS_MAX_SECONDS` of wall
+time (default 10), each from the app's config or the environment variable `REFEREE_<name>`.
+Past it the one position is a 422 problem naming the limit (`limit`), never a partial value.
 """
 from __future__ import annotations
 
@@ -39,7 +38,7 @@ from .verdicts import read_json
 
 bp = Blueprint("analysis", __name__)
 
-MAX_NODES, MAX_SECONDS = 2_000_000, 10.0
+MAX_NODES, DEAL_MAX_NODES, MAX_SECONDS = 2_000_000, 20_000_000, 10.0
 ONE_OF_OBJECTIVES = "must be \"score\" or \"tricks\""
 
 
@@ -85,9 +84,12 @@ def _check_forms(data: dict) -> None:
                               "from_event")
 
 
-def search_limit() -> SearchLimit:
+def search_limit(whole_deal: bool = False) -> SearchLimit:
+    """One request's limits: one position's, or a whole deal's (its positions together: ten of
+    one position's nodes, as a deal has some fifty positions and most are quick; its time the same)."""
     config = current_app.config
-    nodes = config.get("ANALYSIS_MAX_NODES") or int(os.environ.get("REFEREE_ANALYSIS_MAX_NODES") or MAX_NODES)
+    name, default = ("ANALYSIS_DEAL_MAX_NODES", DEAL_MAX_NODES) if whole_deal else ("ANALYSIS_MAX_NODES", MAX_NODES)
+    nodes = config.get(name) or int(os.environ.get(f"REFEREE_{name}") or default)
     seconds = config.get("ANALYSIS_MAX_SECONDS") or float(os.environ.get("REFEREE_ANALYSIS_MAX_SECONDS") or MAX_SECONDS)
     return SearchLimit(nodes, seconds)
 
@@ -165,7 +167,7 @@ def respond(record: Record, asked: dict, settler_of: Callable[[Budget], Settler]
     search slot)."""
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
-        limit = search_limit()
+        limit = search_limit(whole_deal=True)
         stream = new_budget(seconds=limit.seconds)  # the lines stream after the view returns: they own this budget, and its slot
         shared = Shared(limit.nodes, limit.seconds, within=stream.limit())  # no slot free: 429 now
         try:

@@ -222,7 +222,7 @@ def whole(client, **body):
 def test_the_whole_deal_streams_every_position_as_the_one_position_form_answers_it(client):
     start, *found, end = whole(client, objective="tricks", line=False)
     assert start == {"kind": "deal", "deal": 0, "objective": "tricks", "events": list(range(51, -1, -1)),
-                     "limit": {"nodes": 2000000, "seconds": 10.0}, "stopped": None}
+                     "limit": {"nodes": 20000000, "seconds": 10.0}, "stopped": None}  # ten positions' nodes
     assert [f["event"] for f in found] == start["events"] and {f["kind"] for f in found} == {"position"}
     for f in found[::10] + [found[-5]]:  # event 4 among them: the costly 2S
         one = post(client, {"record": RECORD, "deal": 0, "event": f["event"], "objective": "tricks",
@@ -244,7 +244,7 @@ def test_the_whole_deal_with_its_lines_and_from_an_event_on(client):
 
 
 def test_one_budget_for_the_whole_deal_the_deep_positions_past_it(app, client):
-    app.config["ANALYSIS_MAX_NODES"] = 3000
+    app.config["ANALYSIS_DEAL_MAX_NODES"] = 3000  # the whole deal's positions together
     hands = [sorted(c.text for c in h) for h in deal_hands(random.Random(7))]
     rec = {"preset": "seven-courts", "deals": [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": []}]}
     start, only, end = lines(post(client, {"record": rec, "deal": 0, "whole_deal": True, "objective": "tricks"}))

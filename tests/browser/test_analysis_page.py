@@ -140,7 +140,7 @@ def test_the_page_shows_before_the_analysis_which_says_it_is_under_way_with_a_ri
 @AT_WIDTHS
 def test_positions_past_the_deals_budget_are_asked_for_alone_only_when_the_reader_is_on_one(served, browser, width):
     base, app = served
-    app.config["ANALYSIS_MAX_NODES"] = 1000  # the whole deal's budget, and one position's
+    app.config.update(ANALYSIS_DEAL_MAX_NODES=1000, ANALYSIS_MAX_NODES=1000)  # the whole deal's budget, and one position's
     record = random_deal(5, 52)
     paste(browser, base, json.dumps(record))
     text = wait_for(lambda: "past the search limit" in status(browser) and status(browser), 60)
@@ -164,13 +164,13 @@ def test_positions_past_the_deals_budget_are_asked_for_alone_only_when_the_reade
 
 def test_nothing_analysed_is_said_so_and_numbers_for_people_count_from_1(served, browser):
     base, app = served
-    app.config["ANALYSIS_MAX_NODES"] = 1000
+    app.config.update(ANALYSIS_DEAL_MAX_NODES=1000, ANALYSIS_MAX_NODES=1000)
     opening = random_deal(5, 0)  # the cards dealt, nothing played: one position, too deep
     paste(browser, base, json.dumps(opening))
     wait_for(lambda: "too deep" in status(browser), 30)
     assert status(browser) == ("Perfect play: no position analysed; 1 past the search limit. "
                                "This position is too deep to analyse within the search limit.")
-    app.config["ANALYSIS_MAX_NODES"] = 2_000_000
+    app.config.update(ANALYSIS_DEAL_MAX_NODES=None, ANALYSIS_MAX_NODES=None)  # the defaults
     revoke = copy.deepcopy(RECORD)
     revoke["deals"][0]["events"][5] = {"seat": 1, "play": "2D"}  # Bilal holds the KS: the penalty decides
     paste(browser, base, json.dumps(revoke))
@@ -202,7 +202,7 @@ def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, brow
 
 def test_a_settled_claim_the_referees_plays_are_no_positions(served, browser):
     base, app = served
-    app.config["ANALYSIS_MAX_NODES"] = 20_000  # the late positions; the early ones past it
+    app.config["ANALYSIS_DEAL_MAX_NODES"] = 20_000  # the late positions; the early ones past it
     paste(browser, base, json.dumps(claimed_endgame()))
     text = wait_for(lambda: "past the search limit" in status(browser) and status(browser), 60)
     # 40 positions: every event's but the court's (no seat to play until play goes on), the
