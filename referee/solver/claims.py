@@ -22,7 +22,8 @@ from ..engine.cards import DECK, Card
 from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.record import PLAY, REVEAL, Event
-from . import Solver, UnsolvablePosition, core, solve
+from . import Solver, UnsolvablePosition, solve
+from .core import LOWEST, NONE
 from .limits import SearchLimit, SearchLimitExceeded
 from .position import REVEAL_MOVE
 
@@ -33,17 +34,17 @@ _CACHE_SIZE = 256
 _cache: dict = {}  # oldest first (dicts keep their order)
 
 
-def settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
+def settle(deal: Deal, limit: SearchLimit, core=None) -> settlement.Line:
     """The line that settles `deal`'s answered claim, and the verdict's claim fields.
-    `limit`: this search's budget. Past its own node limit the claim is the record error
+    `limit`: this search's budget (`core`: the search to use, see Solver). Past its own node limit the claim is the record error
     claim_unsettled (the same on every machine, so remembered too); past the budget it is a
     part of (the request's time, its client gone) SearchLimitExceeded goes on up: no verdict."""
     claim = deal.claimed
-    key = ("claim", limit.nodes, _position_key(deal), claim.seat, claim.tricks, claim.answer)
+    key = ("claim", limit.nodes, _position_key(deal), claim.seat, claim.tricks, claim.answer, core)
     found = _cache.get(key)
     if found is None:
         try:
-            found = _settle(deal, limit)
+            found = _settle(deal, limit, core)
         except SearchLimitExceeded as exc:
             if exc.limit is not limit or exc.reason != "nodes":
                 raise
@@ -94,18 +95,18 @@ def _remember(key, value) -> None:
         del _cache[next(iter(_cache))]
 
 
-def _settle(deal: Deal, limit: SearchLimit) -> settlement.Line:
+def _settle(deal: Deal, limit: SearchLimit, core=None) -> settlement.Line:
     claim = deal.claimed
     root = deal.copy()
     root.claimed, root.play_all = None, False
     try:
-        tricks = Solver("deal_tricks").prepare(root, claim.team, limit)
-        exact = Solver("exact").prepare(root, claim.team, limit)
+        tricks = Solver("deal_tricks", core).prepare(root, claim.team, limit)
+        exact = Solver("exact", core).prepare(root, claim.team, limit)
     except UnsolvablePosition as exc:
         raise RecordError("claim_unsettled", f"the claim of seat {claim.seat} cannot be settled here: {exc}",
                           claim.event) from None
     g = tricks.value()
-    award = _award(claim.tricks, claim.answer, g, lambda k: exact.search.test(core.LOWEST, k) != core.NONE)
+    award = _award(claim.tricks, claim.answer, g, lambda k: exact.search.test(LOWEST, k) != NONE)
     line = exact.line(exact.value(award), award)
     held = g >= claim.tricks
     fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),

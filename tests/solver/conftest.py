@@ -8,7 +8,7 @@ import pytest
 from referee.solver import core, loader
 
 
-@pytest.fixture(params=["compiled", "python"])
+@pytest.fixture(scope="session", params=["compiled", "python"])
 def search_class(request):
     if request.param == "python":
         return core.Search

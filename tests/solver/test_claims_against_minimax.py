@@ -1,9 +1,10 @@
-"""Settled claims (R-34) against a plain exhaustive search through the engine itself
+"""Settled claims (R-34, R-34a) against a plain exhaustive search through the engine itself
 (`Deal.legal_plays`, `push`; every line, no pruning, no table) on random endgames of every
-option group, the hidden trump still face down at the claim among them."""
+option group, the hidden trump still face down at the claim among them, on both paths of
+the search (compiled and Python)."""
 import random
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 import pytest
 
@@ -20,10 +21,37 @@ from .test_against_minimax import GROUPS
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True)
 
 
-def settle(deal):
+def settle(deal, search_class):
     """The claim settled as the referee settles it: its own search under the claim's default
     node limit (referee.budget.CLAIM_NODES)."""
-    return claims.settle(deal, SearchLimit(2_000_000))
+    return claims.settle(deal, SearchLimit(2_000_000), search_class)
+
+
+def restricted(deal, team, k):
+    """R-34a read from the rulebook: perfect play (§13's outcome, the claimer's team raising
+    it, the other lowering it) among the plays after which some line gives `team` exactly k
+    more tricks; None when no line does."""
+    if k < 0:
+        return None
+    if deal.is_over:
+        stop = outcome(deal, team) if k == 0 else None
+        if not deal.court_made:
+            return stop
+        on = deal.copy()
+        on.begin_play_on()
+        found = [v for v in (stop, restricted(on, team, k)) if v is not None]
+        if not found:
+            return None
+        return max(found) if deal.first_seven == team else min(found)
+    found = []
+    for card in deal.legal_plays():
+        after = child(deal, Event(deal.to_play, PLAY, card))
+        v = restricted(after, team, k - (after.tricks_won[team] - deal.tricks_won[team]))
+        if v is not None:
+            found.append(v)
+    if not found:
+        return None
+    return max(found) if deal.to_play & 1 == team else min(found)
 
 
 def every_line(deal, team):
@@ -74,14 +102,14 @@ def claim_at(deal, n, answer):
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1), left=st.integers(1, 3), in_trick=st.integers(0, 3),
        n=st.integers(0, 13), accept=st.booleans())
-def test_a_settled_claim_is_what_every_line_of_play_says(preset, overrides, reveal_rate, seed, left, in_trick, n, accept):
+def test_a_settled_claim_is_what_every_line_of_play_says(preset, overrides, reveal_rate, seed, left, in_trick, n, accept,
+                                                         search_class):
     options = resolve(preset, overrides)
     if options.trump in ("hidden", "band") or options.collection == "pile":
         left = min(left, 2)  # the exhaustive tree grows fast
     rng = random.Random(seed)
     deal = random_position(preset, rng, left, in_trick, options, reveal_rate)
-    if deal is None or any(v.is_illegal_play for v in deal.violations):
-        return
+    assume(deal is not None and not any(v.is_illegal_play for v in deal.violations))
     hidden = deal.trump.is_hidden
     n = n % (deal.remaining() + 1)
     answer = "accept" if accept else "dispute"
@@ -91,7 +119,7 @@ def test_a_settled_claim_is_what_every_line_of_play_says(preset, overrides, reve
     root.claimed = None
     g, reach = every_line(root, team)
     award = expected_award(n, answer, g, reach)
-    line = settle(deal)
+    line = settle(deal, search_class)
     fields = line.claim
     assert (fields["can_take"], fields["held"], fields["awarded"]) == (g, g >= n, award)
     assert (fields["defence"] is None) == (g >= n)
@@ -101,7 +129,7 @@ def test_a_settled_claim_is_what_every_line_of_play_says(preset, overrides, reve
         end.finish()
     assert end.is_over
     assert end.tricks_won[team] - root.tricks_won[team] == award
-    assert outcome(end, team) == reach[award]  # the best line of those giving the award
+    assert outcome(end, team) == restricted(root, team, award)  # the line is R-34a's
     if fields["defence"] is not None:
         beaten = root.copy()
         for p in fields["defence"]:

@@ -1,0 +1,72 @@
+"""The two paths of the one search: core.py compiled by the install (the module _ccore) and
+core.py run as Python. They are one source, so they must give the same answers, nodes
+included; the compiled one runs only when it was built from the source beside it; and the
+install goes on, the search in Python, where no C compiler can build it."""
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from referee.engine import resolve
+from referee.solver import Solver, core, loader
+
+from .positions import random_position
+from .test_against_minimax import GROUPS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_under_ci_the_compiled_core_is_the_one_in_use():
+    if os.environ.get("CI"):
+        assert loader.COMPILED, f"the compiled solver core is not in use ({loader.STATE})"
+    assert loader.STATE in ("compiled", "python", "stale")
+
+
+@pytest.mark.parametrize("preset,overrides,reveal_rate", GROUPS[::3], ids=[f"{p}{o or ''}" for p, o, _ in GROUPS[::3]])
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), left=st.integers(1, 5), in_trick=st.integers(0, 3),
+       objective=st.sampled_from(["score", "tricks"]))
+def test_both_paths_give_the_same_answer_by_the_same_search(preset, overrides, reveal_rate, seed, left, in_trick, objective):
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    options = resolve(preset, overrides)
+    deal = random_position(preset, random.Random(seed), left, in_trick, options, reveal_rate)
+    assume(deal is not None)
+    compiled = Solver(objective, loader.Search).solve(deal)
+    python = Solver(objective, core.Search).solve(deal)
+    assert compiled == python  # values, lines, results and the very node count
+
+
+def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
+    if loader.STATE == "python" and not (loader.HERE / "_ccore.digest").exists():
+        pytest.skip("no compiled core here")
+    monkeypatch.setattr(loader, "source_digest", lambda: "another source")
+    assert loader._choose() == (core.Search, "stale")
+
+
+def test_referee_solver_python_chooses_the_python_core(monkeypatch):
+    monkeypatch.setenv("REFEREE_SOLVER", "python")
+    assert loader._choose() == (core.Search, "python")
+
+
+def test_the_install_goes_on_without_a_c_compiler(tmp_path):
+    """setup.py's build without a working compiler: no module built, a line that says so,
+    and success (the same search then runs as Python)."""
+    pytest.importorskip("Cython")
+    for name in ("setup.py", "pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    (tmp_path / "referee" / "solver").mkdir(parents=True)
+    for name in ("core.py", "_ccore.pxd"):
+        shutil.copy(ROOT / "referee" / "solver" / name, tmp_path / "referee" / "solver" / name)
+    env = {**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "the compiled solver core was not built" in done.stderr
+    assert not list((tmp_path / "referee" / "solver").glob("_ccore*.so"))
