@@ -95,10 +95,16 @@ cdef class Search:
     @cython.locals(b=cython.int)
     cdef int _only_hidden_card(self, int seat) noexcept
 
-    @cython.locals(b=cython.int, tr=cython.int, lho=cython.int, pb=cython.int, rho=cython.int, only=cython.int,
-                   n=cython.int, s=cython.int, m=u64, a=u64, g=cython.int, top=cython.int, w=cython.int,
-                   first=cython.int, i=cython.int, r=cython.int, key=cython.int)
+    @cython.locals(b=cython.int, tr=cython.int, lho=cython.int, partner=cython.int, rho=cython.int, only=cython.int,
+                   n=cython.int, s=cython.int, m=u64, a=u64, g=cython.int, top=cython.int, first=cython.int,
+                   second=cython.int, lh=cython.int, rh=cython.int, ph=cython.int, side=cython.int,
+                   lho_ruffs=cython.int, rho_ruffs=cython.int, partner_ruffs=cython.int, delta=cython.int,
+                   opp_high=cython.int, i=cython.int, r=cython.int, hi=cython.int, rank=cython.int, safe=cython.int,
+                   wins=cython.int, w=cython.int, left=cython.int)
     cdef int _leads(self, int seat, int base) noexcept
+
+    @cython.locals(seat=cython.int)
+    cdef int _holder(self, int s, int r) noexcept
 
     @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
                    ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,

@@ -57,7 +57,7 @@ BAND_ASK = 0
 BAND_AUTO = 1
 BAND_AUTO_MUST = 2
 
-PER_BUCKET = 64          # table entries kept per bucket (leader, suit lengths, rule state)
+PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta
 MAX_ENTRIES = 1 << 20     # the table's size at most (40 MiB); past it, it starts again empty
 M64 = 0xFFFFFFFFFFFFFFFF
@@ -304,16 +304,18 @@ class Search:
                 and not (self.h[b] | self.h[b + 1] | self.h[b + 2] | self.h[b + 3]))
 
     def _leads(self, seat, base):
-        """Leads, one per run: a suit the partner can take or ruff, then the leader's
-        winners, then the rest; a suit an opponent ruffs last (dd.py's weights)."""
+        """Leads, one per run, weighted as DDS weighs them (Moves.cpp, WeightAllocTrump0):
+        a suit where the opponents have few cards to choose from, the partner can ruff or
+        holds the top, no opponent ruffs or sits over it with a high card; a lead that wins
+        the trick before one that does not, high from a top sequence, low otherwise."""
         if self._only_hidden_card(seat):
             self.mv[base] = self.hsuit * 13 + self.hrank
             return 1
         b = seat * 4
-        tr = self.trump
-        lho = ((seat + 1) & 3) * 4
-        pb = ((seat + 2) & 3) * 4
-        rho = ((seat + 3) & 3) * 4
+        tr = self.trump if not self.hidden else -1
+        lho = (seat + 1) & 3
+        partner = (seat + 2) & 3
+        rho = (seat + 3) & 3
         only = -1
         if self.lmt and tr >= 0 and self.h[b + tr]:
             only = tr  # R-13: the caller who showed the trump on lead leads one
@@ -326,26 +328,69 @@ class Search:
             a = self.alive[s]
             g = self._groups(m, a, s)
             top = HIGH[a]
-            w = 0
-            if tr >= 0 and s != tr:
-                if (not self.h[lho + s] and self.h[lho + tr]) or (not self.h[rho + s] and self.h[rho + tr]):
-                    w -= 4
-                if not self.h[pb + s] and self.h[pb + tr]:
-                    w += 3
-            if (self.h[pb + s] >> top) & 1:
-                w += 5
-                first = self.glo[0]
-            elif (m >> top) & 1:
-                w += 4
-                first = self.glo[g - 1]
-            else:
-                first = self.glo[0]
+            first = self._holder(s, top)
+            second = self._holder(s, HIGH[a ^ (1 << top)]) if BITS[a] > 1 else -1
+            lh = BITS[self.h[lho * 4 + s]]
+            rh = BITS[self.h[rho * 4 + s]]
+            ph = BITS[self.h[partner * 4 + s]]
+            side = tr >= 0 and s != tr
+            lho_ruffs = side and not lh and self.h[lho * 4 + tr]
+            rho_ruffs = side and not rh and self.h[rho * 4 + tr]
+            partner_ruffs = side and not ph and self.h[partner * 4 + tr]
+            left = 14 - self.number  # a void opponent may throw any card: as many as tricks left
+            delta = -((((left if lh == 0 else lh) + (left if rh == 0 else rh)) << 7) // 13)
+            if lho_ruffs or rho_ruffs:
+                delta -= 12
+            if partner_ruffs and rh:
+                delta += 17
+            if first == rho or second == rho:
+                if rh != 1:
+                    delta -= 12
+            elif first == lho and second == partner and ph != 1:
+                delta += 27
+            if side and BITS[m] == 1 and self.h[b + tr] and ph > 1 and first == partner:
+                delta += 19  # lead the singleton to the partner's winner, for a ruff back
+            opp_high = HIGH[self.h[lho * 4 + s] | self.h[rho * 4 + s]]
             i = 0
             for i in range(g):
                 r = self.glo[i]
-                key = (20 - w if r == first else 30 - w) * 64 + s * 16 + r
-                n = self._add(base, n, key, s * 13 + r)
+                hi = self.ghi[i]
+                rank = BITS[a & ((1 << r) - 1)]  # the card's place among the suit's cards still out
+                safe = not lho_ruffs and not rho_ruffs
+                if hi == top:
+                    wins = not side or (safe and (ph or not self.h[partner * 4 + tr]))
+                elif HIGH[self.h[partner * 4 + s]] > opp_high:
+                    wins = not side or safe
+                else:
+                    wins = partner_ruffs and safe
+                if wins:
+                    if (lh == 1 and first == lho) or (rh == 1 and first == rho):
+                        w = delta + 35 + rank
+                    elif first == seat:
+                        w = delta + 48 + rank if second == partner else delta + 31 if hi == top else delta - 3 + rank
+                    elif first == partner:
+                        w = delta + 42 + rank if second == seat else delta + 28 + rank
+                    elif hi > r:
+                        w = delta + 22 + rank
+                    else:
+                        w = delta + 11 + rank
+                elif (lh == 1 and first == lho) or (rh == 1 and first == rho):
+                    w = delta + rank + 2
+                elif first == seat:
+                    w = delta + 33 + rank if second == partner else delta + 38 if hi == top else delta - 14 + rank
+                elif first == partner:
+                    w = delta + 34 + rank
+                else:
+                    w = delta + 17 - r
+                n = self._add(base, n, (200 - w) * 64 + s * 16 + r, s * 13 + r)
         return n
+
+    def _holder(self, s, r):
+        """The seat holding suit s's card of rank r (the caller for the face-down card)."""
+        seat = 0
+        while seat < 4 and not (self.h[seat * 4 + s] >> r) & 1:
+            seat += 1
+        return self.caller if seat == 4 else seat
 
     def _follows(self, seat, base):
         b = seat * 4
