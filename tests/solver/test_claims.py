@@ -211,7 +211,7 @@ def test_a_claim_past_the_limit_is_searched_once_however_often_its_record_is_jud
 
     searches = []
     real = claims._settle
-    monkeypatch.setattr(claims, "_settle", lambda deal, limit: searches.append(1) or real(deal, limit))
+    monkeypatch.setattr(claims, "_settle", lambda deal, limit, core=None: searches.append(1) or real(deal, limit, core))
     claims._cache.clear()
     answer = [{"seat": 0, "claim": 3}, {"seat": 1, "dispute": True}]
     verdicts = [judged(["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"], W, answer, settler=searching(claim_nodes=5))
