@@ -16,7 +16,7 @@ from referee.engine import DECK, PRESETS, Record, resolve
 from referee.engine.cards import SPELLINGS, SUITS, parse_suit
 from referee.engine.errors import InvalidCardError, OptionError, shown
 from referee.engine.options import whole
-from referee.engine.record import Bid, DealRecord, TrumpSpec, plain_plays
+from referee.engine.playrecord import Bid, DealRecord, TrumpSpec, plain_plays
 
 SEAT = "must be a seat 0..3"
 

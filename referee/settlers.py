@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .engine.cards import Card
 from .engine.errors import RecordError, RefereeError
-from .engine.record import PLAY, REVEAL, Event
+from .engine.playrecord import PLAY, REVEAL, Event
 from .engine.settlement import Line
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from referee import jsontext
 from referee.cli import main
 from referee.engine import Deal, DealRecord, Event, Record, TrumpSpec, judge, resolve
-from referee.engine.record import PLAY
+from referee.engine.playrecord import PLAY
 from referee.engine.simulate import deal_hands, random_record
 from tests.engine.test_fuzz import deal_strategy, option_sets
 from tests.engine.test_golden import RECORDS

@@ -10,7 +10,7 @@ from .errors import InvalidCardError, OptionError, RecordError, RecordFormatErro
 from .match import DealVerdict, Verdict, adjudicate, adjudicate_dict, deal_steps, judge, position
 from .options import PRESETS, Options, preset_options, resolve
 from .rulebook import Rule, catalogue
-from .record import DealRecord, Event, Record, TrumpSpec
+from .playrecord import DealRecord, Event, Record, TrumpSpec
 from .steps import Step
 
 __all__ = [

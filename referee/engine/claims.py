@@ -18,7 +18,7 @@ CLAIM_KINDS = (CLAIM, ACCEPT, DISPUTE)
 
 
 class ClaimEvent(NamedTuple):
-    """A claim (`tricks`: the tricks claimed) or its answer; shaped like `record.Event`."""
+    """A claim (`tricks`: the tricks claimed) or its answer; shaped like `playrecord.Event`."""
     seat: int
     kind: str  # CLAIM, ACCEPT or DISPUTE
     tricks: int | None = None

@@ -10,7 +10,7 @@ from .errors import RecordError
 from .hidden import HiddenTrumpRules
 from .options import Options
 from .pairs import DecidingPair
-from .record import PLAY, REVEAL, TAKE_BACK, Bid, Event, TrumpSpec
+from .playrecord import PLAY, REVEAL, TAKE_BACK, Bid, Event, TrumpSpec
 from .scoring import Facts
 from .trick import CARD, EVENT, FACE_DOWN, SEAT, Play, Played, Trick, winning_play
 from .trump import Trump

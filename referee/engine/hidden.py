@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .record import Event
+from .playrecord import Event
 from .trump import REVEAL_RULES
 from .violations import Claim, Violation
 

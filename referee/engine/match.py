@@ -7,7 +7,7 @@ from .cards import caller_of
 from .deal import Deal
 from .errors import ERROR_RULES, RecordError
 from .options import Options, resolve
-from .record import TAKE_BACK, DealRecord, Record
+from .playrecord import TAKE_BACK, DealRecord, Record
 from .scoring import COURT_KINDS, Result, make_scoring, next_dealer
 from .settlement import Settler
 from .steps import Recorder, Step, dealt_error_step

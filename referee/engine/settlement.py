@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 class Line(NamedTuple):
     """The referee's plays to the deal's end, and what the verdict says of them."""
-    events: tuple          # record.Event plays, in order
+    events: tuple          # playrecord.Event plays, in order
     claim: dict | None     # a settled claim's verdict fields (held, can_take, awarded, line, defence, rule)
 
 

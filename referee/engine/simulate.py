@@ -6,7 +6,7 @@ import random
 from .cards import DECK, caller_of
 from .deal import Deal
 from .options import Options
-from .record import PLAY, REVEAL, Bid, DealRecord, Event, Record, TrumpSpec
+from .playrecord import PLAY, REVEAL, Bid, DealRecord, Event, Record, TrumpSpec
 
 
 def deal_hands(rng: random.Random) -> tuple[tuple, ...]:

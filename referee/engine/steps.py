@@ -9,7 +9,7 @@ from typing import NamedTuple
 from .cards import Card, in_hand_order
 from .deal import Deal
 from .errors import RecordError
-from .record import PLAY, TAKE_BACK
+from .playrecord import PLAY, TAKE_BACK
 from .trick import Played, Trick
 
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
-from ..engine.record import PLAY, REVEAL, Event
+from ..engine.playrecord import PLAY, REVEAL, Event
 from . import position
 from .core import REVEAL as REVEAL_CODE
 from .driver import Driver

@@ -21,7 +21,7 @@ from ..engine import settlement
 from ..engine.cards import DECK, Card
 from ..engine.deal import Deal
 from ..engine.errors import RecordError
-from ..engine.record import PLAY, REVEAL, Event
+from ..engine.playrecord import PLAY, REVEAL, Event
 from . import Solver, UnsolvablePosition, solve
 from .core import LOWEST, NONE
 from .limits import SearchLimit, SearchLimitExceeded

@@ -22,7 +22,7 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.match import deal_steps, position
 from ..engine.options import resolve
-from ..engine.record import PLAY, REVEAL, TAKE_BACK, Record
+from ..engine.playrecord import PLAY, REVEAL, TAKE_BACK, Record
 from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
 from .position import REVEAL_MOVE
 

@@ -81,7 +81,7 @@ def bell_with_a_reveal() -> dict:
     import random
 
     from referee.engine import Deal
-    from referee.engine.record import PLAY, Event
+    from referee.engine.playrecord import PLAY, Event
     from referee.engine.simulate import choose_trump, deal_hands
 
     options, rng = resolve("rr-hidden-rung"), random.Random(0)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine import PRESETS, Record, adjudicate, resolve
-from referee.engine.record import PLAY, Event
+from referee.engine.playrecord import PLAY, Event
 from referee.engine.simulate import random_deal, random_record
 
 RANK = "23456789TJQKA"

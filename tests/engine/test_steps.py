@@ -9,7 +9,7 @@ from hypothesis import given
 
 from referee.engine import Deal, Record, judge, position, resolve
 from referee.engine.cards import in_hand_order
-from referee.engine.record import TAKE_BACK
+from referee.engine.playrecord import TAKE_BACK
 from referee.engine.simulate import random_record
 from tests.engine.test_golden import RECORDS
 from tests.engine.test_properties import SETTINGS, presets, seeds, without_hands

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from referee.engine.record import PLAY, REVEAL, Event
+from referee.engine.playrecord import PLAY, REVEAL, Event
 from referee.engine.scoring import make_scoring
 
 

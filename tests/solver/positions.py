@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from referee.engine import Deal, resolve
-from referee.engine.record import PLAY, REVEAL, Bid, Event
+from referee.engine.playrecord import PLAY, REVEAL, Bid, Event
 from referee.engine.simulate import choose_trump, deal_hands
 
 

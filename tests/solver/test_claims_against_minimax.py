@@ -10,7 +10,7 @@ import pytest
 
 from referee.engine import resolve
 from referee.engine.claims import ClaimEvent
-from referee.engine.record import PLAY, Event
+from referee.engine.playrecord import PLAY, Event
 from referee.solver import claims
 from referee.solver.limits import SearchLimit
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import Deal, Record, resolve
-from referee.engine.record import PLAY, Event, TrumpSpec
+from referee.engine.playrecord import PLAY, Event, TrumpSpec
 from referee.engine.simulate import deal_hands
 from referee.solver import Outcome, SearchLimit
 from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at, cost_words,

@@ -7,7 +7,7 @@ import pytest
 
 import referee.solver
 from referee.engine import Card, Deal, resolve
-from referee.engine.record import PLAY, Event, TrumpSpec
+from referee.engine.playrecord import PLAY, Event, TrumpSpec
 from referee.solver import Outcome, SearchLimit, SearchLimitExceeded, UnsolvablePosition, solve
 
 from .positions import random_position

@@ -7,7 +7,7 @@ import random
 
 from referee.engine import Deal, resolve
 from referee.engine.cards import DECK
-from referee.engine.record import PLAY, REVEAL, Event
+from referee.engine.playrecord import PLAY, REVEAL, Event
 from referee.engine.simulate import choose_trump
 
 # A search reports its nodes to its budget every 1,024 (referee.solver.core), so one search

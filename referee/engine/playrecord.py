@@ -1,4 +1,5 @@
-"""The play record (docs/records.md) as plain values, read from already-parsed JSON."""
+"""The play record (docs/records.md) as the engine's plain values, read from already-parsed JSON
+(record validation, the layer above the engine, checks a record's shape and points at its fields)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
