@@ -115,7 +115,7 @@ def check_in_process(tmp: Path, runs: int) -> tuple[float, float]:
     """Seconds: `check --json`'s own work on the big file (read, check, judge, write) and the
     baseline's, alternating in one process (medians)."""
     from referee import gctune
-    from referee.cli import report
+    from referee.cli.check import report
     from referee.inputs import read_units
 
     gctune.for_big_verdicts()  # as `referee check` does

@@ -184,7 +184,7 @@ def test_referee_check_past_its_time_budget_says_the_record_was_not_judged(tmp_p
 
 
 def test_referee_analyse_counts_cpu_time(monkeypatch, tmp_path):
-    from referee import cli_analyse
+    from referee.cli import analyse as cli_analyse
     from referee.solver import OBJECTIVES, limits
 
     assert cli_analyse.OBJECTIVES == OBJECTIVES  # the command's choices, written without importing the solver

@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 
-from referee.cli import summary
+from referee.cli.check import summary
 from referee.engine import adjudicate_dict
 from referee.visibility import PublicView
 from tests.engine.test_hidden import HANDS, codes, hidden

@@ -1,6 +1,6 @@
 """The director's commands: tournaments create and list, standings, close, disputes.
 
-Like cli_store.py, the store is imported inside each command (`referee check` stays free
+Like database.py's, the store is imported inside each command (`referee check` stays free
 of Flask, SQLAlchemy and marshmallow)."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import argparse
 import sys
 
 from referee import jsontext
-from referee.cli_store import _store, with_db
+
+from .database import open_store, with_db
 
 NOT_FOUND, REFUSED = 2, 1
 
@@ -49,7 +50,7 @@ def tournaments_create(args) -> int:
     if refused:
         print(f"referee tournaments create: {refused}", file=sys.stderr)
         return REFUSED
-    store = _store(args)
+    store = open_store(args)
     try:
         t, key, read_key = store.create_tournament(args.name, args.preset, options, not args.private)
     finally:
@@ -62,7 +63,7 @@ def tournaments_create(args) -> int:
 
 
 def tournaments_list(args) -> int:
-    store = _store(args)
+    store = open_store(args)
     try:
         rows = store.tournament_listing(public_only=False, limit=10_000)
     finally:
@@ -81,7 +82,7 @@ def tournaments_list(args) -> int:
 def _overview(args, command: str, **filters) -> dict | None:
     from referee.store.errors import StoreError
 
-    store = _store(args)
+    store = open_store(args)
     try:
         return store.overview(args.tournament, None, trusted=True, **filters)
     except StoreError as exc:
@@ -141,7 +142,7 @@ def close(args) -> int:
     from referee.engine.settlement import Stopped
     from referee.store.errors import StoreError
 
-    store = _store(args)
+    store = open_store(args)
     try:
         view = store.close(args.match, None, None, trusted=True)
     except StoreError as exc:

@@ -1,4 +1,4 @@
-"""Command line: `referee check FILE...` adjudicates record files offline."""
+"""`referee check FILE...`: record files adjudicated offline, a summary for people or JSON Lines."""
 from __future__ import annotations
 
 import argparse
@@ -241,11 +241,7 @@ def _write(results, out, err, progress: Progress, per_result: int) -> int:
     return status
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from . import cli_analyse, cli_director, cli_signing, cli_store
-
-    parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
-    sub = parser.add_subparsers(dest="command", required=True)
+def add_commands(sub) -> None:
     p = sub.add_parser("check", help="adjudicate record files: 0 clean, 1 violations, 2 invalid",
                        description="Judge records: a record, a list of records, or JSON Lines (one record per "
                                    "line, as `referee export` writes). Exit status 0: every record valid without "
@@ -256,17 +252,3 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                    help="replay on N processes (for big archives); results stay in input order")
     p.set_defaults(run=check)
-    cli_store.add_commands(sub)
-    cli_analyse.add_commands(sub)
-    cli_director.add_commands(sub)
-    cli_signing.add_commands(sub)
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return args.run(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,11 +1,10 @@
-"""Command line for the store: db upgrade, import, export, keys, serve, deliver.
+"""The operator's commands on a database: `db upgrade`, `import`, `export`, `keys rotate`.
 
 The store (SQLAlchemy) is imported inside each command, so that `referee check`, which
 builds the same parser, starts without it."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -15,26 +14,26 @@ from referee.inputs import Item, Progress, read_items
 NOT_FOUND = 2
 
 
-def _store(args):
+def open_store(args):
     from referee.store.service import Store
 
-    return Store(_database(args))
+    return Store(open_database(args))
 
 
-def _database(args):
+def open_database(args):
     """The database, migrated first if it is not at the latest schema (said once, on stderr)."""
     from referee.store.db import Database, upgrade_if_needed
 
-    done = upgrade_if_needed(_url(args))
+    done = upgrade_if_needed(database_url(args))
     if done == "created":
-        print(f"referee: created the database at {_url(args)}", file=sys.stderr)
+        print(f"referee: created the database at {database_url(args)}", file=sys.stderr)
     elif done == "migrated":
-        print(f"referee: the database at {_url(args)} was at an older schema; migrated it to the latest",
+        print(f"referee: the database at {database_url(args)} was at an older schema; migrated it to the latest",
               file=sys.stderr)
-    return Database(_url(args))
+    return Database(database_url(args))
 
 
-def _url(args) -> str:
+def database_url(args) -> str:
     from referee.store.db import default_url
 
     return args.database or default_url()
@@ -43,8 +42,8 @@ def _url(args) -> str:
 def db_upgrade(args) -> int:
     from referee.store.db import upgrade
 
-    upgrade(_url(args))
-    print(f"database at {_url(args)} is at the latest schema")
+    upgrade(database_url(args))
+    print(f"database at {database_url(args)} is at the latest schema")
     return 0
 
 
@@ -170,7 +169,7 @@ def _moment(text: str | None):
 
 
 def import_files(args) -> int:
-    store = _store(args)
+    store = open_store(args)
     try:
         targets = _targets(store, args, list(read_items(args.files)))
         if targets is None:
@@ -204,7 +203,7 @@ def _import_into(store, tid: str, records: list[Item], args) -> int:
 def export(args) -> int:
     from referee.store.errors import NotFound
 
-    store = _store(args)
+    store = open_store(args)
     out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
     try:
         for item in store.export(args.tournament):
@@ -224,7 +223,7 @@ def export(args) -> int:
 def keys_rotate(args) -> int:
     from referee.store.errors import StoreError
 
-    store = _store(args)
+    store = open_store(args)
     try:
         new = store.rotate_key(args.tournament, None, args.key, trusted=True)
     except StoreError as exc:
@@ -234,113 +233,6 @@ def keys_rotate(args) -> int:
         store.db.dispose()
     print(f"new {args.key} key for tournament {args.tournament}: {new}")
     print("the old one no longer works; this one is shown only now")
-    return 0
-
-
-# -- serve and deliver ------------------------------------------------------------------------
-
-class Supervised:
-    """A child process kept running: started again when it dies, after a pause that doubles
-    while it keeps dying young (1 s up to a minute)."""
-
-    def __init__(self, name: str, cmd: list[str], env: dict):
-        self.name, self.cmd, self.env = name, cmd, env
-        self.pause, self.restart_at = 1.0, 0.0
-        self.proc = self._start()
-
-    def _start(self) -> subprocess.Popen:
-        import subprocess
-        import time
-
-        self.started = time.monotonic()
-        return subprocess.Popen(self.cmd, env=self.env)
-
-    def check(self) -> None:
-        import time
-
-        code = self.proc.poll()
-        if code is None:
-            return
-        now = time.monotonic()
-        if not self.restart_at:
-            self.pause = 1.0 if now - self.started > 60 else min(60.0, self.pause * 2)
-            self.restart_at = now + self.pause
-            print(f"referee serve: the {self.name} exited ({code}); starting it again in {self.pause:.0f} s",
-                  file=sys.stderr, flush=True)
-        elif now >= self.restart_at:
-            self.restart_at = 0.0
-            self.proc = self._start()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-        self.proc.wait()
-
-
-def serve(args) -> int:
-    """Migrate the database, run gunicorn (threaded workers: referee/serving.py) until
-    stopped, and keep the delivery worker running beside it."""
-    import signal
-    import subprocess
-
-    from referee.store.db import upgrade
-    from referee.store.secrets import local_key
-
-    url = _url(args)
-    upgrade(url)
-    env = {**os.environ, "DATABASE_URL": url}
-    local = local_key(url)
-    if local is not None:
-        env["REFEREE_SECRET_KEY"] = local[0]
-        if local[1]:
-            print(local[1], file=sys.stderr, flush=True)
-    _signing_keys(url, env)
-    deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
-    gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
-                                 "--workers", str(args.workers), "wsgi:app"], env=env,
-                                cwd=Path(__file__).resolve().parents[1])
-
-    def stop(*_):
-        gunicorn.terminate()
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        while True:
-            try:
-                return gunicorn.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                deliverer.check()
-    except KeyboardInterrupt:
-        gunicorn.terminate()
-        return gunicorn.wait()
-    finally:
-        deliverer.stop()
-
-
-def _signing_keys(url: str, env: dict) -> None:
-    """The key ring that signs the verdicts (referee/signing.py): made on first start when there
-    is none (said once), and named to the workers so that they all sign with the same key."""
-    from referee.signing import made_message, open_ring, ring_path
-
-    path = ring_path(url)
-    if path is None:
-        print("referee serve: verdicts are not signed: set REFEREE_SIGNING_KEYS to a key ring file "
-              "(`referee signing-keys rotate --keys FILE` makes one)", file=sys.stderr, flush=True)
-        return
-    _, made = open_ring(path)
-    if made:
-        print(made_message(path), file=sys.stderr, flush=True)
-    env["REFEREE_SIGNING_KEYS"] = str(path.resolve())
-
-
-def deliver(args) -> int:
-    import logging
-
-    from referee.store.delivery import run_forever
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    sent, failed = run_forever(_database(args), once=args.once, seconds=args.seconds)
-    if args.once or args.seconds is not None:
-        print(f"delivered {sent} event(s); {failed} failed attempt(s)")
     return 0
 
 
@@ -378,16 +270,3 @@ def add_commands(sub) -> None:
     p.add_argument("--tournament", required=True)
     p.add_argument("--key", choices=["write", "read"], default="write")
     p.set_defaults(run=keys_rotate)
-
-    p = with_db(sub.add_parser("serve", help="migrate, then serve the API with gunicorn and run the delivery worker"))
-    p.add_argument("--bind", default="127.0.0.1:8000",
-                   help="HOST:PORT to listen on (default 127.0.0.1:8000; if that port is taken, pick another, "
-                        "e.g. --bind 127.0.0.1:8080)")
-    p.add_argument("--workers", type=int, default=2,
-                   help="gunicorn worker processes (default 2; about one or two per core)")
-    p.set_defaults(run=serve)
-
-    p = with_db(sub.add_parser("deliver", help="deliver feed events to webhooks (runs until stopped)"))
-    p.add_argument("--once", action="store_true", help="one pass over the subscriptions, print a summary, exit")
-    p.add_argument("--seconds", type=float, help="stop after this many seconds")
-    p.set_defaults(run=deliver)
