@@ -28,7 +28,7 @@ from referee.engine.rulebook import RULEBOOK
 
 PACKAGE = Path(__file__).resolve().parent
 # What decides a verdict: the engine, the solver that settles claims, the record's shape.
-ENGINE_SOURCES = ("engine", "solver", "records.py")
+ENGINE_SOURCES = ("engine", "solver", "record_shape")
 _SORTED = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
 _HIGH = bytes(range(0xEE, 0xF5))  # UTF-8 lead bytes of U+E000 and above
 _NOT_HIGH = bytes(b for b in range(256) if b not in _HIGH)

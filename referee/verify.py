@@ -20,7 +20,7 @@ from referee.engine.errors import RecordError, RefereeError
 from referee.engine.settlement import Stopped
 from referee.inputs import read_items, record_of
 from referee.provenance import engine_source, options_digest, record_digest, rulebook_digest
-from referee.records import RecordProblems, check_record
+from referee.record_shape import RecordProblems, check_record
 from referee.settlers import Recorded
 from referee.signing import Key, RingError, message, parse_key, read_keys, unb64
 

@@ -17,23 +17,23 @@ import os
 from typing import Any, Callable, Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, validate, validates_schema
 
 from referee import jsontext
 from referee.budget import Budget
 from referee.engine import Record, RecordError
 from referee.engine.settlement import Settler, Stopped
-from referee.records import check_record
+from referee.record_shape import check_record
 from referee.settlers import Recorded
 from referee.solver import OBJECTIVES, SearchLimit, SearchLimitExceeded, UnsolvablePosition
 from referee.solver.review import DealAnalysis, NoHands, NoSuchPosition, Shared, analysis_at
 from referee.store.errors import Unauthorized
 
 from .auth import bearer_key
+from .bodies import Index, Raw, StrictBool, String, invalid, load
 from .budget import new_budget, request_budget
 from .batch import NDJSON
 from .problems import Problem
-from .validation import invalid, load
 from .verdicts import read_json
 
 bp = Blueprint("analysis", __name__)
@@ -42,32 +42,14 @@ MAX_NODES, DEAL_MAX_NODES, MAX_SECONDS = 2_000_000, 20_000_000, 10.0
 ONE_OF_OBJECTIVES = "must be \"score\" or \"tricks\""
 
 
-class Index(fields.Field):
-    """A whole number from 0 (not true/false, not 1.5, not "1")."""
-
-    def _deserialize(self, value: Any, attr, data, **kwargs) -> int:
-        if type(value) is not int or value < 0:
-            raise ValidationError("must be a whole number from 0")
-        return value
-
-
-class Flag(fields.Field):
-    """true or false (not 1, not "true")."""
-
-    def _deserialize(self, value: Any, attr, data, **kwargs) -> bool:
-        if type(value) is not bool:
-            raise ValidationError("must be true or false")
-        return value
-
-
 class AnalysisSchema(Schema):
-    record = fields.Raw(required=True)
+    record = Raw(required=True)
     deal = Index(required=True)
     event = Index(allow_none=True, load_default=None)
-    objective = fields.String(load_default="score", validate=validate.OneOf(OBJECTIVES, error=ONE_OF_OBJECTIVES))
-    whole_deal = Flag(load_default=False)
+    objective = String(load_default="score", validate=validate.OneOf(OBJECTIVES, error=ONE_OF_OBJECTIVES))
+    whole_deal = StrictBool(load_default=False)
     from_event = Index(load_default=None)
-    line = Flag(load_default=True)
+    line = StrictBool(load_default=True)
 
     @validates_schema
     def _forms(self, data: dict, **kwargs) -> None:

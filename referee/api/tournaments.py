@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
+from referee.record_shape import check_deal, check_events, check_record
 from referee.store.ids import INT_MAX
 from referee.store.operator import require_operator
 from referee.store.service import Store
@@ -11,12 +12,9 @@ from referee.store.webhooks import Webhooks
 from referee.store.standings import TIE_BREAK
 
 from .auth import bearer_key, check_write_key, needs_key, writes
+from .bodies import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema,
+                     WebhookCreateSchema, load, load_record)
 from .problems import Problem
-from .store_schemas import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSchema, TournamentCreateSchema,
-                            WebhookCreateSchema)
-from referee.records import check_deal, check_events, check_record
-
-from .validation import load, load_record
 
 
 def _stored_record(data, pointer):

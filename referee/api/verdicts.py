@@ -7,13 +7,12 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from referee import jsontext
 from referee.engine import PRESETS, Options, Record, catalogue, judge, preset_options
 from referee.engine.options import ALIASES, CHOICES
+from referee.record_shape import read_record
 
-from referee.records import read_record
-
+from .bodies import load_record as _load
 from .budget import request_budget
 from .keys import signed
 from .problems import Problem, refuse_nul
-from .validation import load_record as _load
 
 bp = Blueprint("verdicts", __name__)
 

@@ -14,7 +14,7 @@ from referee.engine import Record, judge
 from referee.engine.settlement import Stopped
 from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
-from referee.records import RecordProblems, check_record
+from referee.record_shape import RecordProblems, check_record
 
 OK, INVALID = 0, 2
 OBJECTIVES = ("score", "tricks")  # referee.solver.OBJECTIVES, without importing the solver (a test keeps them equal)

@@ -14,7 +14,7 @@ from referee.engine.settlement import Stopped
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
 from referee.provenance import provenance, unsigned_verdict
-from referee.records import RecordProblems, read_record
+from referee.record_shape import RecordProblems, read_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
 

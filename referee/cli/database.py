@@ -76,7 +76,7 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
     could not keep, what it is now); `close`: close the new match if it is a session whose
     last deal is over."""
     from referee.engine.settlement import Stopped
-    from referee.records import RecordProblems, check_record
+    from referee.record_shape import RecordProblems, check_record
     from referee.store.errors import StoreError
 
     if isinstance(item.data, Exception):

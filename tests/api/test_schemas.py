@@ -1,4 +1,4 @@
-"""The record's shape (referee.records): plain plays and hands are read exactly as the
+"""The record's shape (referee.record_shape): plain plays and hands are read exactly as the
 general path reads them, errors keep their pointers, and messages speak one voice."""
 import copy
 import random
@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 
 from referee.engine import DECK, PRESETS, Record, RecordFormatError, resolve
 from referee.engine.simulate import random_deal
-from referee.records import RecordProblems, _Check, _event, _plain_plays, _plain_record, check_record, read_record
+from referee.record_shape import RecordProblems, check_record, read_record
+from referee.record_shape.plain import plain_record
+from referee.record_shape.walk import _Check, _event, _plain_plays
 from tests.engine.test_fuzz import _as_json
 
 SPELL = {"T": ["T", "10", "t"], "S": ["S", "s", "♠"], "H": ["H", "h", "♥"], "D": ["D", "d", "♦"], "C": ["C", "c", "♣"]}
@@ -175,7 +177,7 @@ def test_one_walk_reads_each_changed_record_as_the_shape_check_and_the_engine_re
 def test_one_walk_reads_every_record_as_the_shape_check_and_the_engine_read_it(preset, seed, changes):
     record = _record_json(preset, random.Random(seed))
     if not changes:  # a valid record: one walk when every deal is written plainly
-        assert (_plain_record(copy.deepcopy(record)) is not None) == all(
+        assert (plain_record(copy.deepcopy(record)) is not None) == all(
             set(d["trump"] or {}) <= {"suit"} and all(set(e) == {"seat", "play"} for e in d["events"])
             for d in record["deals"])
     for change in changes:
@@ -194,5 +196,5 @@ def test_a_plain_record_with_other_spellings_or_a_float_seat_is_read_the_same_wa
     spelled_out["deals"][0]["trump"] = {"suit": "♠"}
     spelled_out["deals"][0]["events"][0] = {"seat": 1.0, "play": "3♥"}
     spelled_out["deals"][0]["hands"][0][0] = "2s"
-    assert _plain_record(spelled_out) is None
+    assert plain_record(spelled_out) is None
     assert read_record(spelled_out) == read_record(plain) == Record.from_dict(check_record(plain))
