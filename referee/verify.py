@@ -22,7 +22,7 @@ from referee.inputs import read_items, record_of
 from referee.provenance import engine_source, options_digest, record_digest, rulebook_digest
 from referee.record_shape import RecordProblems, check_record
 from referee.settlers import Recorded
-from referee.signing import Key, RingError, message, parse_key, read_keys, unb64
+from referee.verdict_signing import Key, RingError, message, parse_key, read_keys, unb64
 
 OK, DIFFERS, REFUSED, INCOMPLETE = 0, 1, 2, 3
 _SEVERITY = (OK, INCOMPLETE, DIFFERS, REFUSED)  # the exit status of several: the worst
@@ -149,7 +149,7 @@ def _pem_key(content: str, where: str) -> Key:
         raise RingError(f"{where}: not a PEM public key ({exc})") from None
     if not isinstance(public, Ed25519PublicKey):
         raise RingError(f"{where}: not an Ed25519 key")
-    from referee.signing import b64
+    from referee.verdict_signing import b64
 
     raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return parse_key({"public_key": b64(raw)}, where)

@@ -70,7 +70,7 @@ def test_json_lines_archives_and_export_files_are_read_and_j_keeps_the_order(tmp
 # rulebook renderers, and what only other commands use (serve's processes, -j N's pool, signing
 # and checking signed verdicts).
 NOT_FOR_CHECK = {"flask", "werkzeug", "sqlalchemy", "marshmallow", "jinja2", "markdown_it", "alembic", "psycopg",
-                 "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "referee.signing",
+                 "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "referee.verdict_signing",
                  "referee.verify", "subprocess", "multiprocessing"}
 
 

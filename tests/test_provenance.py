@@ -142,7 +142,7 @@ def test_the_same_rules_spelled_two_ways_have_one_options_digest():
 
 def test_an_engine_verdict_s_canonical_text_written_from_its_values_is_the_canonical_form_of_its_json():
     from referee import jsontext
-    from referee.signing import canonical_verdict
+    from referee.verdict_signing import canonical_verdict
 
     for path in RECORDS:
         record = json.loads(path.read_text())["record"]

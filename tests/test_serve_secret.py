@@ -11,7 +11,7 @@ import sys
 import time
 import urllib.request
 
-from referee.store.signing import verify
+from referee.store.webhook_signing import verify
 from tests.helpers import won_by
 from tests.pg import free_port
 from tests.store.receiver import Receiver

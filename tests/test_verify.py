@@ -12,7 +12,7 @@ import pytest
 
 from referee.cli import main
 from referee.engine import Record, judge, resolve
-from referee.signing import Signer, message, rotate, sign_dict
+from referee.verdict_signing import Signer, message, rotate, sign_dict
 from referee.verify import DIFFERS, INCOMPLETE, OK, REFUSED, verify_files
 from tests.helpers import searching
 from tests.solver.claim_deals import endgame

@@ -1,4 +1,4 @@
-"""GET /v1/keys: the public keys that sign this server's verdicts (referee/signing.py)."""
+"""GET /v1/keys: the public keys that sign this server's verdicts (referee/verdict_signing.py)."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify
 
 from referee.engine import Record, resolve
-from referee.signing import Signer, signed_verdict
+from referee.verdict_signing import Signer, signed_verdict
 
 bp = Blueprint("keys", __name__)
 

@@ -89,9 +89,9 @@ def serve(args) -> int:
 
 
 def _signing_keys(url: str, env: dict) -> None:
-    """The key ring that signs the verdicts (referee/signing.py): made on first start when there
+    """The key ring that signs the verdicts (referee/verdict_signing.py): made on first start when there
     is none (said once), and named to the workers so that they all sign with the same key."""
-    from referee.signing import made_message, open_ring, ring_path
+    from referee.verdict_signing import made_message, open_ring, ring_path
 
     path = ring_path(url)
     if path is None:

@@ -22,7 +22,7 @@ def verify(args) -> int:
 
 def _ring(args) -> Path | None:
     """--keys, else REFEREE_SIGNING_KEYS, else the file next to the SQLite database."""
-    from referee.signing import ring_path
+    from referee.verdict_signing import ring_path
 
     if args.keys:
         return Path(args.keys)
@@ -31,7 +31,7 @@ def _ring(args) -> Path | None:
 
 
 def keys_rotate(args) -> int:
-    from referee.signing import RingError, rotate
+    from referee.verdict_signing import RingError, rotate
 
     path = _ring(args)
     if path is None:
@@ -54,7 +54,7 @@ def keys_rotate(args) -> int:
 
 
 def keys_list(args) -> int:
-    from referee.signing import RingError, read_keys
+    from referee.verdict_signing import RingError, read_keys
 
     path = _ring(args)
     if path is None or not path.is_file():

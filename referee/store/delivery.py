@@ -12,7 +12,7 @@ slower than that has failed the attempt, which is retried with backoff like a re
 after REFEREE_WEBHOOK_MAX_FAILURES in a row the subscription is disabled.
 
 Anything that goes wrong with one attempt is that attempt's failure (logged, retried
-with backoff), never the worker's; address checks are in targets.py, signing in signing.py.
+with backoff), never the worker's; address checks are in targets.py, signing in webhook_signing.py.
 """
 from __future__ import annotations
 

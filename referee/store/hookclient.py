@@ -12,8 +12,8 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-from .signing import sign
 from .targets import Target, TargetRefused, check_target
+from .webhook_signing import sign
 
 log = logging.getLogger("referee.deliver")
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from referee.engine import OptionError, adjudicate_dict, resolve
 from referee.engine.errors import shown
 from referee.engine.settlement import Settler
-from referee.signing import Signer, sign_dict
+from referee.verdict_signing import Signer, sign_dict
 
 from . import limits
 from .db import Database

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from referee.budget import Budget, Limits
-from referee.signing import Signer, ring_path
+from referee.verdict_signing import Signer, ring_path
 
 from .archive import Archive
 from .db import Database
@@ -30,7 +30,7 @@ class Store(Tournaments, Matches, Writes, Revisions, Archive, Standings, Feed, D
 
     def __init__(self, db: Database, signing_keys: str | Path | None = None,
                  budget: Callable[[], Budget] | None = None):
-        """`signing_keys`: the key ring that signs the verdicts (referee/signing.py); by default
+        """`signing_keys`: the key ring that signs the verdicts (referee/verdict_signing.py); by default
         REFEREE_SIGNING_KEYS, else the file next to a SQLite database, else none (unsigned)."""
         self.db = db
         path = Path(signing_keys) if signing_keys else ring_path(db.url)

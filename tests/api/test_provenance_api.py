@@ -9,7 +9,7 @@ import pytest
 
 from referee.app import create_app
 from referee.provenance import canonical, record_digest
-from referee.signing import message, read_keys
+from referee.verdict_signing import message, read_keys
 from tests.api.spec import validate_response
 from tests.api.test_matches import auth, make_tournament, post_match, write
 from tests.helpers import won_by

@@ -11,7 +11,7 @@ import pytest
 
 from referee.store.delivery import Worker, backoff
 from referee.store.hookclient import post
-from referee.store.signing import sign, verify
+from referee.store.webhook_signing import sign, verify
 from referee.store.targets import TargetRefused, check_target
 from referee.store.errors import Invalid
 from referee.store.webhooks import Webhooks

@@ -233,7 +233,7 @@ class Signer:
     def _read(self, stamp) -> None:
         """Read the ring again. One that cannot be read (or made) signs nothing until it can:
         the verdicts say so (signature null), the log says why, and no request fails on it."""
-        log = logging.getLogger("referee.signing")
+        log = logging.getLogger("referee.verdict_signing")
         try:
             keys, made = open_ring(self.path)
             st = self.path.stat()
