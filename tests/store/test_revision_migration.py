@@ -4,6 +4,7 @@ it answered before, and the revisions hold patches, not copies."""
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -14,6 +15,7 @@ from sqlalchemy import select
 
 from referee.app import create_app
 from referee.store.db import downgrade, upgrade
+from referee.store.ids import keyed
 from referee.store.models import Revision
 from tests.conftest import BACKENDS, pg_database
 from tests.store.made_by_56977ff import answers
@@ -51,14 +53,26 @@ def made_by_old_code(old_code: Path, url: str) -> dict:
     return json.loads(out.stdout)
 
 
+def as_said_since(path: str, body: str) -> str:
+    """An old answer with what today's code says differently of the same state: since 9148f9a
+    the key holder's view of a match has its own ETag (ending in .full, never the public
+    view's), and a match's body names it; every other byte is the old answer's."""
+    if not re.fullmatch(r"/v1/matches/[0-9a-f]{32}", path):
+        return body
+    tag = json.dumps(json.loads(body)["etag"])
+    assert body.count(tag) == 1, (path, tag)
+    return body.replace(tag, json.dumps(keyed(json.loads(tag))))
+
+
 def test_every_revision_reads_the_same_after_the_upgrade(old_code, empty_url):
     before = made_by_old_code(old_code, empty_url)
     assert len(before["answers"]) > 40
+    expected = {path: as_said_since(path, body) for path, body in before["answers"].items()}
     upgrade(empty_url)
     app = create_app({"TESTING": True, "DATABASE_URL": empty_url})
     after = answers(app.test_client(), before["made"])
-    assert after.keys() == before["answers"].keys()
-    for path, body in before["answers"].items():
+    assert after.keys() == expected.keys()
+    for path, body in expected.items():
         assert after[path] == body, path
     db = app.extensions["referee.store"].db
     with db.reading() as s:
@@ -68,5 +82,5 @@ def test_every_revision_reads_the_same_after_the_upgrade(old_code, empty_url):
     downgrade(empty_url, "0002")  # and back: the old schema with whole revisions again
     upgrade(empty_url)
     again = create_app({"TESTING": True, "DATABASE_URL": empty_url})
-    assert answers(again.test_client(), before["made"]) == before["answers"]
+    assert answers(again.test_client(), before["made"]) == expected
     again.extensions["referee.store"].db.dispose()
