@@ -26,7 +26,7 @@ def test_text_says_perfect_play_what_happened_and_the_costly_play(capsys):
     assert "deal 1 (objective score)" in out
     assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 12-1" in out
     assert "what happened: complete, team 0 win, courts 1-0, tricks 11-2" in out
-    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick"  # counted from 1 in out
+    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick" in out  # counted from 1
     assert out.count("costly:") == 1
 
 
