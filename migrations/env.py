@@ -19,16 +19,18 @@ def run_migrations_offline() -> None:
 def run_migrations_online() -> None:
     url = config.get_main_option("sqlalchemy.url") or default_url()
     engine = make_engine(url)
-    with engine.connect() as connection:
-        sqlite = connection.dialect.name == "sqlite"
-        if sqlite:  # a batch migration copies a table and drops the old one: check keys after
-            connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
-        context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
-        with context.begin_transaction():
-            context.run_migrations()
-            if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
-                raise RuntimeError("the migration left rows whose foreign keys point nowhere")
-    engine.dispose()
+    try:  # a migration that fails leaves no connection open behind it
+        with engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:  # a batch migration copies a table and drops the old one: check keys after
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys=OFF")
+            context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    raise RuntimeError("the migration left rows whose foreign keys point nowhere")
+    finally:
+        engine.dispose()
 
 
 if context.is_offline_mode():

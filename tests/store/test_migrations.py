@@ -15,18 +15,24 @@ def test_one_head():
 
 def test_models_and_migrations_do_not_drift(db_url):
     engine = make_engine(db_url)
-    with engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    engine.dispose()
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    finally:
+        engine.dispose()
     assert diff == []
+
+
+def table_names(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:  # closed whatever happens: a PostgreSQL connection left open fails a later test
+        return set(sa.inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
 
 
 def test_upgrade_downgrade_round_trip(db_url):
     downgrade(db_url, "base")
-    engine = make_engine(db_url)
-    assert set(sa.inspect(engine).get_table_names()) <= {"alembic_version"}
-    engine.dispose()
+    assert table_names(db_url) <= {"alembic_version"}
     upgrade(db_url)
-    engine = make_engine(db_url)
-    assert {"tournaments", "matches", "revisions", "feed_events", "webhooks", "deliveries"} <= set(sa.inspect(engine).get_table_names())
-    engine.dispose()
+    assert {"tournaments", "matches", "revisions", "feed_events", "webhooks", "deliveries"} <= table_names(db_url)

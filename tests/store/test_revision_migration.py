@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import tarfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -64,23 +65,31 @@ def as_said_since(path: str, body: str) -> str:
     return body.replace(tag, json.dumps(keyed(json.loads(tag))))
 
 
+@contextmanager
+def serving(url: str):
+    """Today's app on the database, its connections closed however the test ends (a failed
+    assertion left PostgreSQL connections for the garbage collector to find in a later test)."""
+    app = create_app({"TESTING": True, "DATABASE_URL": url})
+    try:
+        yield app
+    finally:
+        app.extensions["referee.store"].db.dispose()
+
+
 def test_every_revision_reads_the_same_after_the_upgrade(old_code, empty_url):
     before = made_by_old_code(old_code, empty_url)
     assert len(before["answers"]) > 40
     expected = {path: as_said_since(path, body) for path, body in before["answers"].items()}
     upgrade(empty_url)
-    app = create_app({"TESTING": True, "DATABASE_URL": empty_url})
-    after = answers(app.test_client(), before["made"])
-    assert after.keys() == expected.keys()
-    for path, body in expected.items():
-        assert after[path] == body, path
-    db = app.extensions["referee.store"].db
-    with db.reading() as s:
-        patches = s.scalars(select(Revision.record_patch).where(Revision.number > 1)).all()
-    assert patches and all("=" not in p for p in patches[:20])  # later revisions are changes, not copies
-    db.dispose()
+    with serving(empty_url) as app:
+        after = answers(app.test_client(), before["made"])
+        assert after.keys() == expected.keys()
+        for path, body in expected.items():
+            assert after[path] == body, path
+        with app.extensions["referee.store"].db.reading() as s:
+            patches = s.scalars(select(Revision.record_patch).where(Revision.number > 1)).all()
+        assert patches and all("=" not in p for p in patches[:20])  # later revisions are changes, not copies
     downgrade(empty_url, "0002")  # and back: the old schema with whole revisions again
     upgrade(empty_url)
-    again = create_app({"TESTING": True, "DATABASE_URL": empty_url})
-    assert answers(again.test_client(), before["made"]) == expected
-    again.extensions["referee.store"].db.dispose()
+    with serving(empty_url) as again:
+        assert answers(again.test_client(), before["made"]) == expected
