@@ -1,8 +1,8 @@
-"""The compiled core: referee/solver/core.py compiled by Cython, with the C types of
-referee/solver/_ccore.pxd, as the module referee.solver._ccore. It is optional: without a C
-compiler or the Python headers the install goes on, and the same search runs as Python
-(referee/solver/loader.py chooses). The digest of the sources goes beside the built module,
-so that a core.py edited since is never run as an older build."""
+"""The compiled core: the solver's core modules (referee/solver/core*.py) compiled by Cython
+with the C types of their .pxd files, each in its source's place. It is optional: without a
+C compiler or the Python headers the install goes on, and the same search runs as Python
+(referee/solver/loader.py chooses). The digest of the sources goes beside the built modules
+(core.digest), so that a core edited since is never run as an older build."""
 import hashlib
 import os
 import sys
@@ -16,16 +16,21 @@ DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "ini
               "language_level": 3}
 
 
+# as referee/solver/loader.py has them (a test says so)
+MODULES = ("core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
+SOURCES = ("core_codes.py",) + tuple(f"{m}.py" for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
+
+
 def digest() -> str:
     h = hashlib.sha256()
-    for name in ("core.py", "_ccore.pxd"):
+    for name in SOURCES:
         with open(os.path.join(HERE, SOLVER, name), "rb") as f:
             h.update(f.read())
     return h.hexdigest()
 
 
 def _write_digest(folder: str) -> None:
-    with open(os.path.join(folder, "_ccore.digest"), "w") as f:
+    with open(os.path.join(folder, "core.digest"), "w") as f:
         f.write(digest() + "\n")
 
 
@@ -49,12 +54,13 @@ class OptionalBuildExt(build_ext):
     def copy_extensions_to_source(self):
         # an editable install (or build_ext --inplace) puts the module in the source tree
         super().copy_extensions_to_source()
-        if os.path.exists(os.path.join(HERE, SOLVER, self.get_ext_filename("_ccore"))):
+        if all(os.path.exists(os.path.join(HERE, SOLVER, self.get_ext_filename(m))) for m in MODULES):
             _write_digest(os.path.join(HERE, SOLVER))
 
     def get_outputs(self):
         outs = super().get_outputs()
-        return outs + [os.path.join(os.path.dirname(o), "_ccore.digest") for o in outs if "_ccore" in o]
+        return outs + sorted({os.path.join(os.path.dirname(o), "core.digest") for o in outs
+                              if os.path.basename(o).startswith("core")})
 
     def _skipped(self, exc):
         sys.stderr.write(f"referee: the compiled solver core was not built ({exc}); "
@@ -67,14 +73,15 @@ def extensions():
     except ImportError:
         sys.stderr.write("referee: Cython is not installed; perfect play runs as Python\n")
         return []
-    ext = Extension("referee.solver._ccore", [os.path.join(SOLVER, "core.py")], extra_compile_args=["-O3"])
+    exts = [Extension(f"referee.solver.{m}", [os.path.join(SOLVER, f"{m}.py")], extra_compile_args=["-O3"])
+            for m in MODULES]
     build_dir = os.path.join("build", "cython")
-    # Cython tracks core.py's own dependencies, not _ccore.pxd's: translate again whenever
-    # either changed since the C file in build_dir was made
-    stamp = os.path.join(build_dir, "_ccore.digest")
+    # translate again whenever any source changed since the C files in build_dir were made
+    # (Cython follows a module's own .pxd, not always the ones it cimports)
+    stamp = os.path.join(build_dir, "core.digest")
     fresh = os.path.exists(stamp) and open(stamp).read() == digest()
     try:
-        found = cythonize([ext], compiler_directives=DIRECTIVES, build_dir=build_dir, quiet=True, force=not fresh)
+        found = cythonize(exts, compiler_directives=DIRECTIVES, build_dir=build_dir, quiet=True, force=not fresh)
         os.makedirs(build_dir, exist_ok=True)
         with open(stamp, "w") as f:
             f.write(digest())
@@ -84,4 +91,5 @@ def extensions():
         return []
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+if __name__ == "__main__":  # as pip's build runs it (a test imports it for MODULES)
+    setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -26,7 +26,7 @@ from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
 from ..engine.playrecord import PLAY, REVEAL, Event
 from . import position
-from .core import REVEAL as REVEAL_CODE
+from .core_codes import REVEAL as REVEAL_CODE
 from .driver import Driver
 from .limits import SearchLimit, SearchLimitExceeded
 from .loader import COMPILED, Search

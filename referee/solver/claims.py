@@ -23,7 +23,7 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.playrecord import PLAY, REVEAL, Event
 from . import Solver, UnsolvablePosition, solve
-from .core import LOWEST, NONE
+from .core_codes import LOWEST, NONE
 from .limits import SearchLimit, SearchLimitExceeded
 from .position import REVEAL_MOVE
 

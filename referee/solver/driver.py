@@ -9,7 +9,7 @@ good as playing on.
 """
 from __future__ import annotations
 
-from .core import DEAL_TRICKS, EXACT, FALSE, LOWEST, NONE, TRUE
+from .core_codes import DEAL_TRICKS, EXACT, FALSE, LOWEST, NONE, TRUE
 from .position import as_move, tie_order
 
 

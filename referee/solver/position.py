@@ -7,7 +7,7 @@ the tests check it against a plain search through the engine's `push`.
 """
 from __future__ import annotations
 
-from .core import BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
+from .core_codes import BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
 from ..engine.scoring import Facts, make_scoring

@@ -5,13 +5,13 @@ import os
 
 import pytest
 
-from referee.solver import core, loader
+from referee.solver import loader
 
 
 @pytest.fixture(scope="session", params=["compiled", "python"])
 def search_class(request):
     if request.param == "python":
-        return core.Search
+        return loader.python_search()
     if not loader.COMPILED:
         message = f"the compiled solver core is not in use here ({loader.STATE}): reinstall to build it"
         if os.environ.get("CI"):

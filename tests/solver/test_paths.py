@@ -1,9 +1,11 @@
-"""The two paths of the one search: core.py compiled by the install (the module _ccore) and
-core.py run as Python. They are one source, so they must give the same answers, nodes
+"""The two paths of the one search: the core modules compiled by the install (each in its
+source's place) and the same modules run as Python. They are one source, so they must give the same answers, nodes
 included; the compiled one runs only when it was built from the source beside it; and the
 install goes on, the search in Python, where no C compiler can build it."""
+import importlib.util
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -14,7 +16,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import resolve
-from referee.solver import Solver, core, loader
+from referee.solver import Solver, loader
 
 from .positions import random_position
 from .test_against_minimax import GROUPS
@@ -39,20 +41,21 @@ def test_both_paths_give_the_same_answer_by_the_same_search(preset, overrides, r
     deal = random_position(preset, random.Random(seed), left, in_trick, options, reveal_rate)
     assume(deal is not None)
     compiled = Solver(objective, loader.Search).solve(deal)
-    python = Solver(objective, core.Search).solve(deal)
+    python = Solver(objective, loader.python_search()).solve(deal)
     assert compiled == python  # values, lines, results and the very node count
 
 
 def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
-    if loader.STATE == "python" and not (loader.HERE / "_ccore.digest").exists():
+    if not loader.compiled_files():
         pytest.skip("no compiled core here")
     monkeypatch.setattr(loader, "source_digest", lambda: "another source")
-    assert loader._choose() == (core.Search, "stale")
+    assert loader._choose() == (loader.python_search(), "stale")
 
 
 def test_referee_solver_python_chooses_the_python_core(monkeypatch):
     monkeypatch.setenv("REFEREE_SOLVER", "python")
-    assert loader._choose() == (core.Search, "python")
+    assert loader._choose() == (loader.python_search(), "python")
+    assert loader.python_search().__module__ == "referee.solver.python_core.core"
 
 
 def test_the_install_goes_on_without_a_c_compiler(tmp_path):
@@ -62,11 +65,28 @@ def test_the_install_goes_on_without_a_c_compiler(tmp_path):
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "referee" / "solver").mkdir(parents=True)
-    for name in ("core.py", "_ccore.pxd"):
+    for name in loader.SOURCES:
         shutil.copy(ROOT / "referee" / "solver" / name, tmp_path / "referee" / "solver" / name)
     env = {**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}
     done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "the compiled solver core was not built" in done.stderr
-    assert not list((tmp_path / "referee" / "solver").glob("_ccore*.so"))
+    assert not list((tmp_path / "referee" / "solver").glob("*.so"))
+
+
+def test_setup_builds_the_modules_the_loader_looks_for():
+    spec = importlib.util.spec_from_file_location("referee_setup", ROOT / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)  # setup() itself runs only as a script
+    assert (setup.MODULES, setup.SOURCES) == (loader.MODULES, loader.SOURCES)
+
+
+def test_each_core_module_calls_only_methods_its_class_has():
+    """A compiled class finds a method by its declaration: one that only a subclass defines
+    would be looked up as Python's at run time (and a C method cannot raise that it failed)."""
+    known = set()
+    for name in loader.MODULES:
+        text = (loader.HERE / f"{name}.py").read_text()
+        known |= set(re.findall(r"    def (\w+)\(", text))
+        assert set(re.findall(r"self\.(_\w+)\(", text)) <= known, name

@@ -1,0 +1,50 @@
+# The C types of core_bounds.py, for its compiled form (setup.py builds it; loader.py chooses).
+# core_bounds.py runs unchanged as Python; Cython reads these declarations when it compiles it.
+cimport cython
+
+ctypedef unsigned long long u64
+
+from referee.solver.core_table cimport Table
+
+cdef int END_THIRTEEN
+cdef int EXACT
+cdef u64 FALSE
+cdef int RES
+cdef int SCORE
+cdef u64 TRUE
+cdef u64 UNDECIDED
+
+
+cdef class Bounds(Table):
+    cdef dict sims, spans
+    cdef long long span_lo, span_hi
+    cdef public int monotone, cash_counts
+    cdef u64 cash_rel
+
+    @cython.locals(b=cython.int, tr=cython.int, o1=cython.int, o2=cython.int, p=cython.int, ruff=u64,
+                   partner_ruffs=u64, q=cython.int, rel=u64, counts=cython.int, s=cython.int, m=u64, n=cython.int)
+    cdef int _cash(self, int seat, int follows) noexcept
+
+    @cython.locals(left=cython.int, team=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int,
+                   n=cython.int, leader=cython.int, ours=cython.int, q=cython.int, partner=cython.int, b=cython.int,
+                   pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int)
+    cdef u64 _sure(self, long long t) noexcept
+
+    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int)
+    cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
+    cdef int _forced(self, int kk) noexcept
+
+    @cython.locals(key=cython.long)
+    cdef int _span(self, int kk) except -1
+
+    @cython.locals(out=cython.int, us=cython.int, lo=cython.longlong, hi=cython.longlong, saved=cython.int,
+                   v=cython.longlong, w=cython.int, number=cython.int)
+    cdef long long _span_of(self, int kk) except? -2
+
+    cdef void _span_restore(self, int saved) noexcept
+
+    @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
+                   saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
+    cdef long long _sim(self, int side, int q) except? -1

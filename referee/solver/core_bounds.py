@@ -1,0 +1,255 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""Bounds for the core search (core.py): sure tricks where tricks are taken at once, and where a
+trick won is never worse than lost, the outcomes every end of the deal can reach."""
+from .core_codes import END_THIRTEEN, EXACT, FALSE, RES, SCORE, TRUE, UNDECIDED
+from .core_table import Table
+
+
+class Bounds(Table):
+    """Bounds at a trick's start, for the core search (core.Search)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        super().__init__(rules, objective, outcome, spend)
+        # a trick won is never worse than the same trick lost (see _envelope)
+        self.monotone = 0 if self.opt_pile or self.pairs_on else 1
+        self.sims = {}
+        self.spans = {}
+        self.span_lo = 0
+        self.span_hi = 0
+        self.cash_rel = 0
+        self.cash_counts = 0
+
+    def _cash(self, seat, follows):
+        """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
+        suits first, as many as the opponents follow to when they hold a trump, and as many
+        as the partner follows to when the partner holds one (never forced to trump; with
+        `follows`, in every suit). Then the top trumps. Sets cash_rel, cash_counts bits."""
+        b = seat * 4
+        tr = self.trump if not self.hidden else -1
+        o1 = ((seat + 1) & 3) * 4
+        o2 = ((seat + 3) & 3) * 4
+        p = ((seat + 2) & 3) * 4
+        if tr >= 0:
+            ruff = self.h[o1 + tr] | self.h[o2 + tr]
+            partner_ruffs = follows or self.h[p + tr]
+        else:  # the trump unknown to the table: any seat out of a suit may win its trick
+            ruff = 1
+            partner_ruffs = 1
+        q = 0
+        rel = 0
+        counts = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if not m:
+                continue
+            n = self._top_run(m, self.alive[s])
+            if n and s != tr and ruff:
+                n = min(n, self.bits[self.h[o1 + s]], self.bits[self.h[o2 + s]])
+            if n and partner_ruffs and (s != tr or follows):
+                n = min(n, self.bits[self.h[p + s]])
+            if n:
+                q += n
+                counts |= 1 << s
+                rel |= self._top_mask(s, self.alive[s], n)
+        self.cash_rel = rel
+        self.cash_counts = counts
+        return q
+
+    def _sure(self, t):
+        """The answer when sure tricks decide it, with the cards that make them: the top
+        trumps of whoever holds the highest one (each wins a trick of its own), the
+        leader's quick tricks, its own and then the partner's after a lead to the partner's
+        top card. UNDECIDED when they do not."""
+        left = 14 - self.number
+        team = self.team
+        tr = self.trump
+        at = self.alive[tr] if tr >= 0 and not self.hidden else 0
+        if at:
+            top = self.high[at]
+            holder = 0
+            while not (self.h[holder * 4 + tr] >> top) & 1:
+                holder += 1
+            n = self._top_run(self.h[holder * 4 + tr], at)
+            if (n >= t) if (holder & 1) == team else (left - n < t):
+                return (TRUE if (holder & 1) == team else FALSE) << RES | self._top_mask(tr, at, n)
+        leader = self.leader
+        ours = (leader & 1) == team
+        q = self._cash(leader, 0)
+        if (q >= t) if ours else (left - q < t):
+            return (TRUE if ours else FALSE) << RES | self.cash_rel
+        partner = (leader + 2) & 3
+        b = leader * 4
+        pb = partner * 4
+        entries = 0
+        s = 0
+        for s in range(4):
+            if self.h[b + s] and (self.h[pb + s] >> self.high[self.alive[s]]) & 1:
+                entries |= 1 << s
+        if entries:
+            more = self._cash(partner, 0)
+            more_rel = self.cash_rel
+            if self.cash_counts & entries:
+                own = self._cash(leader, 1)
+                q = own + more
+                if (q >= t) if ours else (left - q < t):
+                    return (TRUE if ours else FALSE) << RES | self.cash_rel | more_rel
+        return UNDECIDED << RES
+
+    def _envelope(self, t):
+        """Where a trick won is never worse for a team than the same trick lost (tricks
+        taken at once, no deciding pair), the value lies between the team losing every
+        trick left and it winning every one; and when the leader's side has quick tricks
+        (the trump known), between it cashing them and then losing every trick, and the
+        other side cashing its own then losing every one. The answer when that decides."""
+        left = 14 - self.number
+        us = self.team
+        them = 1 - us
+        if self._sim(us, left) < t:
+            return FALSE << RES
+        if self._sim(them, left) >= t:
+            return TRUE << RES
+        q = self._cash(self.leader, 0)
+        if not q:
+            return UNDECIDED << RES
+        if (self.leader & 1) == us:
+            if self._sim(us, q) >= t:
+                return TRUE << RES | self.cash_rel
+        elif self._sim(them, q) < t:
+            return FALSE << RES | self.cash_rel
+        return UNDECIDED << RES
+
+    def _forced(self, kk):
+        """EXACT, where every trick is played and taken at once, the trump known: the top
+        trumps of whoever holds the highest one each win a trick, so a count they make
+        impossible has no line (cash_rel: those cards)."""
+        if self.end != END_THIRTEEN or self.opt_pile or self.trump < 0 or self.hidden:
+            return 0
+        tr = self.trump
+        at = self.alive[tr]
+        if not at:
+            return 0
+        top = self.high[at]
+        holder = 0
+        while not (self.h[holder * 4 + tr] >> top) & 1:
+            holder += 1
+        n = self._top_run(self.h[holder * 4 + tr], at)
+        self.cash_rel = self._top_mask(tr, at, n)
+        if (holder & 1) == self.team:
+            return kk < n
+        return kk > 14 - self.number - n
+
+    def _span(self, kk):
+        """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by
+        any sequence of trick winners from here that gives the team exactly kk more tricks
+        (the tens still out to the other side for the lowest, to the team for the highest;
+        a court team stops or plays on, either). False when no sequence gives kk."""
+        key = (kk | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27 | self.ended << 28)
+        v = self.spans.get(key)
+        if v is None:
+            v = self._span_of(kk)
+            self.spans[key] = v
+        if v < 0:
+            return 0
+        self.span_lo = (v >> 20) - 0x20000
+        self.span_hi = (v & 0xFFFFF) - 0x20000
+        return 1
+
+    def _span_of(self, kk):
+        """_span's answer, packed (lo + 2**17) << 20 | (hi + 2**17); -1 for none."""
+        if kk < 0:
+            return -1
+        if self.ended:
+            if kk:
+                return -1
+            out = 4 - self.tens[0] - self.tens[1]
+            us = self.team
+            self.tens[1 - us] += out
+            lo = self._value_now()
+            self.tens[1 - us] -= out
+            self.tens[us] += out
+            hi = self._value_now()
+            self.tens[us] -= out
+            return (lo + 0x20000) << 20 | (hi + 0x20000)
+        lo = 1 << 40
+        hi = -(1 << 40)
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.court_made:  # the court team may stop here
+            self.ended = 1
+            self.court_made = 0
+            v = self._span_of(kk)
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        w = 0
+        for w in range(2):
+            if self.court_made:
+                if w != self.first_seven:
+                    continue  # playing on ends at the first trick lost: that is the stop above
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            number = self.number
+            self.ended = self._ends(number, w, 0)
+            self.number = number + 1
+            v = self._span_of(kk - (1 if w == self.team else 0))
+            self.number = number
+            self.won[w] -= 1
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        if hi < lo:
+            return -1
+        return (lo + 0x20000) << 20 | (hi + 0x20000)
+
+    def _span_restore(self, saved):
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.ended = (saved >> 4) & 1
+
+    def _sim(self, side, q):
+        """The value if `side` wins the next q tricks and the other side every one after, by
+        the deal's end rules (a court team plays on only while it wins); the tens still out
+        go to the side winning the last tricks (a bound either way: see _envelope)."""
+        key = (side | q << 1 | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27)
+        v = self.sims.get(key)
+        if v is not None:
+            return v
+        saved_won0 = self.won[0]
+        saved_won1 = self.won[1]
+        saved_tens0 = self.tens[0]
+        saved_tens1 = self.tens[1]
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3
+        left = 14 - self.number
+        j = 0
+        for j in range(left):
+            w = side if j < q else 1 - side
+            if self.court_made:
+                if w != self.first_seven:
+                    break  # the court team stops: the court stands
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            if self._ends(self.number + j, w, 0):
+                break
+        self.tens[side if q >= left else 1 - side] += 4 - self.tens[0] - self.tens[1]
+        if self.objective == SCORE:
+            v = self._value_now()
+        else:
+            v = self.won[self.team] - (saved_won0 if self.team == 0 else saved_won1)
+        self.won[0] = saved_won0
+        self.won[1] = saved_won1
+        self.tens[0] = saved_tens0
+        self.tens[1] = saved_tens1
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.sims[key] = v
+        return v

@@ -1,0 +1,67 @@
+"""The numbers of the core search (core.py and its modules) and of its readers (driver.py,
+position.py): objectives, answers, moves, the deal's end modes, the deciding pair's kinds,
+band reveals, the table's sizes, and tables of 13-bit masks. Plain Python, never compiled:
+each compiled core module copies what it uses into C at its import (its .pxd says the types)."""
+
+TRICKS = 0
+DEAL_TRICKS = 1
+SCORE = 2
+EXACT = 3
+
+FALSE = 0
+TRUE = 1
+NONE = 2
+UNDECIDED = 3
+RES = 60                 # a search's answer: code << RES | the cards it depended on
+RELMASK = (1 << 52) - 1
+LOWEST = -0x1FFFF        # below every value: test(LOWEST) asks only whether a line exists (EXACT)
+REVEAL = 52              # the move "show (or ask for) the face-down trump"
+
+END_SEVEN = 0
+END_PILE = 1
+END_THIRTEEN = 2
+END_BID = 3
+END_PAIR = 4
+
+KIND_NONE = 0            # the deciding pair (end.deciding-pair): not decided yet
+KIND_PAIR = 1
+KIND_NO_PAIR = 2
+KIND_LAST = 3
+
+BAND_ASK = 0
+BAND_AUTO = 1
+BAND_AUTO_MUST = 2
+
+PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
+WORDS = 5                # an entry: four suit prefixes and one word of meta
+MAX_ENTRIES = 1 << 20     # the table's size at most (40 MiB); past it, it starts again empty
+M64 = 0xFFFFFFFFFFFFFFFF
+HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
+HASH_B = 0xC2B2AE3D27D4EB4F
+CHECK = 1023             # the budget is asked every 1,024 nodes
+
+ACE = 12
+TEN = 8
+
+# Tables of 13-bit masks (one suit): how many cards, the highest, the lowest (-1: none);
+# UP[s * 13 + r]: suit s's ranks r..12 in a 52-bit mask; ONES[i]: one card of seat*4+suit i
+# in the packed suit lengths (4 bits each).
+BITS = [0] * 8192
+HIGH = [0] * 8192
+LOW = [0] * 8192
+UP = [0] * 52
+ONES = [0] * 16
+
+
+def _fill_tables():
+    for i in range(8192):
+        BITS[i] = bin(i).count("1")
+        HIGH[i] = i.bit_length() - 1
+        LOW[i] = (i & -i).bit_length() - 1
+    for i in range(52):
+        UP[i] = ((8191 >> (i % 13)) << (i % 13)) << (13 * (i // 13))
+    for i in range(16):
+        ONES[i] = 1 << (4 * i)
+
+
+_fill_tables()

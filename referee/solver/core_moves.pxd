@@ -1,0 +1,51 @@
+# The C types of core_moves.py, for its compiled form (setup.py builds it; loader.py chooses).
+# core_moves.py runs unchanged as Python; Cython reads these declarations when it compiles it.
+cimport cython
+
+ctypedef unsigned long long u64
+
+from referee.solver.core_trick cimport Trick
+
+cdef int BAND_AUTO_MUST
+cdef int REVEAL
+
+
+cdef class Moves(Trick):
+    cdef u64 spec[4]
+    cdef int mv[1024]
+    cdef int glo[16]
+    cdef int ghi[16]
+    cdef int sortkey[16]
+
+    @cython.locals(n=cython.int, prev=cython.int, r=cython.int, spec=u64)
+    cdef int _groups(self, u64 m, u64 a, int s) noexcept
+
+    cdef int _special(self, int s, int r) noexcept
+
+    @cython.locals(s=cython.int)
+    cdef void _set_specials(self) noexcept
+
+    @cython.locals(i=cython.int)
+    cdef int _add(self, int base, int n, int key, int move) noexcept
+
+    @cython.locals(seat=cython.int, base=cython.int, n=cython.int, i=cython.int)
+    cdef int _gen(self, int ply, int hint) noexcept
+
+    @cython.locals(b=cython.int)
+    cdef int _only_hidden_card(self, int seat) noexcept
+
+    @cython.locals(b=cython.int, tr=cython.int, lho=cython.int, partner=cython.int, rho=cython.int, only=cython.int,
+                   n=cython.int, s=cython.int, m=u64, a=u64, g=cython.int, top=cython.int, first=cython.int,
+                   second=cython.int, lh=cython.int, rh=cython.int, ph=cython.int, side=cython.int,
+                   lho_ruffs=cython.int, rho_ruffs=cython.int, partner_ruffs=cython.int, delta=cython.int,
+                   opp_high=cython.int, i=cython.int, r=cython.int, hi=cython.int, rank=cython.int, safe=cython.int,
+                   wins=cython.int, w=cython.int, left=cython.int)
+    cdef int _leads(self, int seat, int base) noexcept
+
+    @cython.locals(seat=cython.int)
+    cdef int _holder(self, int s, int r) noexcept
+
+    @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
+                   ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,
+                   band_card=cython.int, tr=cython.int, osuit=cython.int, obliged=cython.int, s=cython.int)
+    cdef int _follows(self, int seat, int base) noexcept

@@ -1,0 +1,258 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""The core search's moves (core.py): what the seat to play may play, one card per run of
+touching cards, asks and reveals where the rules make them moves, likely best first."""
+from .core_codes import BAND_AUTO_MUST, REVEAL
+from .core_trick import Trick
+
+
+class Moves(Trick):
+    """The moves of the seat to play, for the core search (core.Search)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        super().__init__(rules, objective, outcome, spend)
+        self.spec = [0] * 4
+        self.mv = [0] * 1024
+        self.glo = [0] * 16
+        self.ghi = [0] * 16
+        self.sortkey = [0] * 16
+
+    def _groups(self, m, a, s):
+        """The seat's cards `m` of suit s as runs of touching cards (no card still in play
+        between them, none a card some rule looks at), low to high, into glo/ghi."""
+        n = 0
+        prev = -1
+        spec = self.spec[s]
+        while m:
+            r = self.low[m]
+            m ^= 1 << r
+            if (prev >= 0 and not (spec >> r) & 1 and not (spec >> prev) & 1
+                    and not (a >> (prev + 1)) & ((1 << (r - prev - 1)) - 1)):
+                self.ghi[n - 1] = r
+            else:
+                self.glo[n] = r
+                self.ghi[n] = r
+                n += 1
+            prev = r
+        return n
+
+    def _special(self, s, r):
+        """Is this a card some rule looks at (a ten, an ace, the face-down trump)?"""
+        return (self.specials >> r) & 1 or (self.hidden and s == self.hsuit and r == self.hrank)
+
+    def _set_specials(self):
+        s = 0
+        for s in range(4):
+            self.spec[s] = self.specials & self.alive[s]
+        if self.hidden:
+            self.spec[self.hsuit] |= 1 << self.hrank
+
+    def _add(self, base, n, key, move):
+        """Insert `move` into the move list at base by `key` (stable, ascending)."""
+        i = n
+        while i > 0 and self.sortkey[i - 1] > key:
+            self.sortkey[i] = self.sortkey[i - 1]
+            self.mv[base + i] = self.mv[base + i - 1]
+            i -= 1
+        self.sortkey[i] = key
+        self.mv[base + i] = move
+        return n + 1
+
+    def _gen(self, ply, hint):
+        """The moves worth trying for the seat to play, likely best first, into mv[ply*16:];
+        their number."""
+        self._set_specials()
+        seat = (self.leader + self.tk) & 3
+        base = ply * 16
+        if self.tk == 0:
+            n = self._leads(seat, base)
+        else:
+            n = self._follows(seat, base)
+        if self.hidden and not (self.pairs_on and (seat & 1) == self.callers):
+            if (seat == self.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
+                self.mv[base + n] = REVEAL
+                n += 1
+        if hint >= 0 and n > 1:
+            i = 0
+            for i in range(1, n):
+                if self.mv[base + i] == hint:
+                    while i > 0:
+                        self.mv[base + i] = self.mv[base + i - 1]
+                        i -= 1
+                    self.mv[base] = hint
+                    break
+        return n
+
+    def _only_hidden_card(self, seat):
+        """The caller's face-down card is their last card (R-6): the one play."""
+        b = seat * 4
+        return (self.hidden and seat == self.caller
+                and not (self.h[b] | self.h[b + 1] | self.h[b + 2] | self.h[b + 3]))
+
+    def _leads(self, seat, base):
+        """Leads, one per run, weighted as DDS weighs them (Moves.cpp, WeightAllocTrump0):
+        a suit where the opponents have few cards to choose from, the partner can ruff or
+        holds the top, no opponent ruffs or sits over it with a high card; a lead that wins
+        the trick before one that does not, high from a top sequence, low otherwise."""
+        if self._only_hidden_card(seat):
+            self.mv[base] = self.hsuit * 13 + self.hrank
+            return 1
+        b = seat * 4
+        tr = self.trump if not self.hidden else -1
+        lho = (seat + 1) & 3
+        partner = (seat + 2) & 3
+        rho = (seat + 3) & 3
+        only = -1
+        if self.lmt and tr >= 0 and self.h[b + tr]:
+            only = tr  # R-13: the caller who showed the trump on lead leads one
+        n = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if not m or (only >= 0 and s != only):
+                continue
+            a = self.alive[s]
+            g = self._groups(m, a, s)
+            top = self.high[a]
+            first = self._holder(s, top)
+            second = self._holder(s, self.high[a ^ (1 << top)]) if self.bits[a] > 1 else -1
+            lh = self.bits[self.h[lho * 4 + s]]
+            rh = self.bits[self.h[rho * 4 + s]]
+            ph = self.bits[self.h[partner * 4 + s]]
+            side = tr >= 0 and s != tr
+            lho_ruffs = side and not lh and self.h[lho * 4 + tr]
+            rho_ruffs = side and not rh and self.h[rho * 4 + tr]
+            partner_ruffs = side and not ph and self.h[partner * 4 + tr]
+            left = 14 - self.number  # a void opponent may throw any card: as many as tricks left
+            delta = -((((left if lh == 0 else lh) + (left if rh == 0 else rh)) << 7) // 13)
+            if lho_ruffs or rho_ruffs:
+                delta -= 12
+            if partner_ruffs and rh:
+                delta += 17
+            if first == rho or second == rho:
+                if rh != 1:
+                    delta -= 12
+            elif first == lho and second == partner and ph != 1:
+                delta += 27
+            if side and self.bits[m] == 1 and self.h[b + tr] and ph > 1 and first == partner:
+                delta += 19  # lead the singleton to the partner's winner, for a ruff back
+            opp_high = self.high[self.h[lho * 4 + s] | self.h[rho * 4 + s]]
+            i = 0
+            for i in range(g):
+                r = self.glo[i]
+                hi = self.ghi[i]
+                rank = self.bits[a & ((1 << r) - 1)]  # the card's place among the suit's cards still out
+                safe = not lho_ruffs and not rho_ruffs
+                if hi == top:
+                    wins = not side or (safe and (ph or not self.h[partner * 4 + tr]))
+                elif self.high[self.h[partner * 4 + s]] > opp_high:
+                    wins = not side or safe
+                else:
+                    wins = partner_ruffs and safe
+                if wins:
+                    if (lh == 1 and first == lho) or (rh == 1 and first == rho):
+                        w = delta + 35 + rank
+                    elif first == seat:
+                        w = delta + 48 + rank if second == partner else delta + 31 if hi == top else delta - 3 + rank
+                    elif first == partner:
+                        w = delta + 42 + rank if second == seat else delta + 28 + rank
+                    elif hi > r:
+                        w = delta + 22 + rank
+                    else:
+                        w = delta + 11 + rank
+                elif (lh == 1 and first == lho) or (rh == 1 and first == rho):
+                    w = delta + rank + 2
+                elif first == seat:
+                    w = delta + 33 + rank if second == partner else delta + 38 if hi == top else delta - 14 + rank
+                elif first == partner:
+                    w = delta + 34 + rank
+                else:
+                    w = delta + 17 - r
+                n = self._add(base, n, (200 - w) * 64 + s * 16 + r, s * 13 + r)
+        return n
+
+    def _holder(self, s, r):
+        """The seat holding suit s's card of rank r (the caller for the face-down card)."""
+        seat = 0
+        while seat < 4 and not (self.h[seat * 4 + s] >> r) & 1:
+            seat += 1
+        return self.caller if seat == 4 else seat
+
+    def _follows(self, seat, base):
+        b = seat * 4
+        led = self.tsuit[self.tb + 0]
+        m = self.h[b + led]
+        wk = self._winner()
+        ws = self.tseat[self.tb + wk]
+        wsu = self.tsuit[self.tb + wk]
+        wr = self.trank[self.tb + wk]
+        ours = (ws & 1) == (seat & 1)
+        n = 0
+        i = 0
+        if m:
+            g = self._groups(m, self.alive[led], led)
+            for i in range(g):
+                r = self.glo[i]
+                key = r + (20 if not ours and wsu == led and r < wr else 0)
+                n = self._add(base, n, key, led * 13 + r)
+            return n
+        band_card = self.hidden and self.band_auto and seat == self.caller
+        if band_card and self.hsuit == led:
+            self.mv[base] = led * 13 + self.hrank  # R-23: follows with the face-down card
+            return 1
+        if self._only_hidden_card(seat):
+            self.mv[base] = self.hsuit * 13 + self.hrank
+            return 1
+        tr = self.trump
+        osuit = tr if tr >= 0 else self.secret
+        obliged = (seat == self.asker or seat == self.must_trump
+                   or (self.hidden and self.band_reveal == BAND_AUTO_MUST)
+                   or (self.hidden and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers))
+        if obliged and osuit >= 0 and not (self.h[b + osuit] or (band_card and self.hsuit == osuit)):
+            obliged = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if band_card and s == self.hsuit:
+                m |= 1 << self.hrank
+            if not m or (obliged and s != osuit):
+                continue
+            g = self._groups(m, self.alive[s], s)
+            for i in range(g):
+                r = self.glo[i]
+                if s == tr and tr >= 0:
+                    if ours:
+                        key = 40 + r
+                    elif wsu == tr:
+                        key = r if r > wr else 60 + r
+                    else:
+                        key = r
+                else:
+                    key = r if ours else 20 + r
+                n = self._add(base, n, key * 4 + s, s * 13 + r)
+        return n
+
+    def legal(self):
+        """Every legal move of the seat to play, each with its twin (the lowest card of its
+        run of touching cards, which is worth the same), in the move generator's order."""
+        ply = self.depth
+        n = self._gen(ply, -1)
+        out = []
+        seat = (self.leader + self.tk) & 3
+        i = 0
+        for i in range(n):
+            m = self.mv[ply * 16 + i]
+            s = m // 13
+            r = m % 13
+            if m == REVEAL or (self.hidden and s == self.hsuit and r == self.hrank):
+                out.append((m, m))
+                continue
+            held = self.h[seat * 4 + s]
+            g = self._groups(held, self.alive[s], s)
+            j = 0
+            for j in range(g):
+                if self.glo[j] == r:
+                    c = r
+                    for c in range(r, self.ghi[j] + 1):
+                        if (held >> c) & 1:
+                            out.append((s * 13 + c, m))
+        return out

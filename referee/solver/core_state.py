@@ -1,0 +1,230 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""The core search's position (core.py): each seat's cards as 13-bit masks per suit, the trick
+on the table, the trump and its state, the tally, the pile, the deciding-pair run; playing a
+move and taking it back. Compiled with the other core modules where the install finds a C
+compiler (the C types in core_state.pxd); plain Python otherwise."""
+from .core_codes import ACE, BAND_AUTO, BAND_AUTO_MUST, BITS, HIGH, LOW, ONES, RELMASK, REVEAL, SCORE, TEN, TRICKS, UP
+
+
+class State:
+    """A position of one deal and its rules, for the core search (core.Search): `rules` is the
+    tuple position.rules gives, `outcome(won0, won1, first_seven, tens0, tens1, pair_kind,
+    pair_winner, team)` the encoded outcome of a finished deal for a team (the engine's
+    scoring), `spend(n)` the budget's (called with the nodes searched; it may raise)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        (self.opt_pile, self.end, self.play_on_opt, self.count_tens, self.fpc, self.nca,
+         self.ace_on_ace, self.ace_seal, self.each_win, self.first_void, self.concealed,
+         self.hidden_mode, self.band_auto, self.band_reveal, self.pairs_on, self.pairs_hidden,
+         self.ace_rule, self.bid_n, self.caller, self.callers) = rules
+        self.objective = objective
+        self.outcome = outcome
+        self.spend = spend
+        self.outcomes = {}
+        self.bits, self.high, self.low, self.up, self.ones = BITS, HIGH, LOW, UP, ONES  # the tables (core_codes)
+        self.h = [0] * 16
+        self.alive = [0] * 4
+        self.tseat = [0] * 64
+        self.tsuit = [0] * 64
+        self.trank = [0] * 64
+        self.tflag = [0] * 64
+        self.won = [0] * 2
+        self.tens = [0] * 2
+        self.sv = [0] * 64
+        self.cs = [0] * 64
+        self.depth = 0
+        self.error = None
+        self.team = 0
+        self.ply = 0
+        specials = 0
+        if self.count_tens and objective >= SCORE:
+            specials |= 1 << TEN
+        if (self.opt_pile and (self.ace_on_ace or self.ace_seal)) or (self.pairs_on and self.ace_rule and objective != TRICKS):
+            specials |= 1 << ACE
+        self.specials = specials
+
+    def load(self, hands, table, leader, number, trump, secret, hidden, hidden_card, revealed,
+             revealed_trick, reveal_k, asker, must_trump, lead_must_trump, tally, pile, pairs, team):
+        """The position, as position.load reads it from the engine's replay: `hands` 16
+        masks (the face-down trump card set aside: not in them); `table` (seat, suit, rank,
+        flags) tuples in play order (flags: 1 an active trump, 2 face down); `tally`
+        (won0, won1, tens0, tens1, pile_tens, first_seven, play_on, court_made, ended);
+        `pile` (pile, prev winner, prev ace, prev established, prev collected, hot); `pairs`
+        (run_by, run, deferred, kind, winner)."""
+        i = 0
+        for i in range(16):
+            self.h[i] = hands[i]
+        for i in range(4):
+            self.alive[i] = 0
+        for i in range(16):
+            self.alive[i & 3] |= hands[i]
+        self.leader, self.number = leader, number
+        self.tb = 4 * number
+        self.tk = len(table)
+        for i in range(self.tk):
+            seat, suit, rank, flags = table[i]
+            self.tseat[self.tb + i] = seat
+            self.tsuit[self.tb + i] = suit
+            self.trank[self.tb + i] = rank
+            self.tflag[self.tb + i] = flags
+            self.alive[suit] |= 1 << rank
+        self.trump, self.secret, self.hidden = trump, secret, hidden
+        self.hsuit = hidden_card // 13 if hidden_card >= 0 else -1
+        self.hrank = hidden_card % 13 if hidden_card >= 0 else -1
+        if hidden:
+            self.alive[self.hsuit] |= 1 << self.hrank
+        self.revealed, self.revealed_trick, self.reveal_k = revealed, revealed_trick, reveal_k
+        self.asker, self.must_trump, self.lmt = asker, must_trump, lead_must_trump
+        (self.won[0], self.won[1], self.tens[0], self.tens[1], self.pile_tens, self.first_seven,
+         self.play_on, self.court_made, self.ended) = tally
+        self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot = pile
+        self.run_by, self.run, self.deferred, self.pkind, self.pwinner = pairs
+        if self.run > 2:
+            self.run = 2  # only "two in a row" matters
+        self.team = team
+        self.lens = 0
+        for i in range(16):
+            self.lens += self.ones[i] * self.bits[self.h[i]]
+        self.depth = 0
+        self.ply = 0
+
+    def tally(self):
+        """The tally now: (won0, won1, tens0, tens1, first_seven, court made, ended, pile)."""
+        return (self.won[0], self.won[1], self.tens[0], self.tens[1], self.first_seven,
+                self.court_made, self.ended, self.pile)
+
+    def to_play(self):
+        return (self.leader + self.tk) & 3
+
+    def remaining(self):
+        """The tricks still to be taken or collected: those to come and the pile."""
+        return 14 - self.number + self.pile
+
+    def _winner(self):
+        """The index on the table of the card winning the trick so far (trick.winner)."""
+        led = self.tsuit[self.tb + 0]
+        best = -1
+        top = -1
+        j = 0
+        if self.trump != led:
+            for j in range(self.tk):
+                if self.tflag[self.tb + j] & 1 and self.trank[self.tb + j] > top:
+                    best = j
+                    top = self.trank[self.tb + j]
+            if best >= 0:
+                return best
+        for j in range(self.tk):
+            if self.tsuit[self.tb + j] == led and not self.tflag[self.tb + j] & 2 and self.trank[self.tb + j] > top:
+                best = j
+                top = self.trank[self.tb + j]
+        return best
+
+    def _reveal(self, k):
+        """The face-down trump is shown before the card at table index k: it is back in the
+        caller's hand and counts as trump from here (trump.hidden.*)."""
+        self.hidden = 0
+        self.trump = self.secret
+        self.revealed = 1
+        self.revealed_trick = self.number
+        self.reveal_k = k
+        i = self.caller * 4 + self.hsuit
+        self.h[i] |= 1 << self.hrank
+        self.lens += self.ones[i]
+
+    def _saved(self):
+        return ((self.trump + 1) | self.hidden << 3 | self.revealed << 4 | self.revealed_trick << 5
+                | self.reveal_k << 9 | (self.asker + 1) << 12 | (self.must_trump + 1) << 15 | self.lmt << 18)
+
+    def _restore(self, v):
+        hidden = (v >> 3) & 1
+        if hidden and not self.hidden:
+            i = self.caller * 4 + self.hsuit
+            self.h[i] &= RELMASK ^ (1 << self.hrank)
+            self.lens -= self.ones[i]
+        self.trump = (v & 7) - 1
+        self.hidden = hidden
+        self.revealed = (v >> 4) & 1
+        self.revealed_trick = (v >> 5) & 15
+        self.reveal_k = (v >> 9) & 7
+        self.asker = ((v >> 12) & 7) - 1
+        self.must_trump = ((v >> 15) & 7) - 1
+        self.lmt = (v >> 18) & 1
+
+    def _do(self, m, ply):
+        """Play move m for the seat to play (a card, or REVEAL); `_undo(m, ply)` takes it back."""
+        seat = (self.leader + self.tk) & 3
+        k = self.tk
+        self.sv[ply] = self._saved()
+        if m == REVEAL:
+            self._reveal(k)
+            if k == 0:
+                self.lmt = 1
+            elif self.hidden_mode or self.band_reveal != BAND_AUTO:
+                self.asker = seat
+            return
+        s = m // 13
+        r = m - 13 * s
+        if self.hidden:
+            led = self.tsuit[self.tb + 0]
+            if k > 0 and s != led and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers:
+                self._reveal(k)  # Band Rang: an opponent's show-out shows it; they must trump
+                self.must_trump = seat
+            elif k > 0 and self.band_auto:
+                if s != led:
+                    self._reveal(k)  # band: the first show-out turns it up (R-14)
+                    if self.band_reveal == BAND_AUTO_MUST:
+                        self.must_trump = seat
+                elif s == self.hsuit and r == self.hrank and seat == self.caller:
+                    self._reveal(k)  # followed with it (R-23)
+            elif s == self.hsuit and r == self.hrank and seat == self.caller:
+                self._reveal(k)  # the caller's last card (R-6)
+        i = seat * 4 + s
+        self.h[i] ^= 1 << r
+        self.lens -= self.ones[i]
+        if self.first_void and self.trump < 0 and k > 0 and s != self.tsuit[self.tb + 0]:
+            self.trump = s  # the first show-out sets the trump (trump.first-void)
+        self.tseat[self.tb + k] = seat
+        self.tsuit[self.tb + k] = s
+        self.trank[self.tb + k] = r
+        self.tflag[self.tb + k] = 1 if s == self.trump else 0
+        self.tk = k + 1
+
+    def _undo(self, m, ply):
+        if m != REVEAL:
+            k = self.tk - 1
+            i = self.tseat[self.tb + k] * 4 + self.tsuit[self.tb + k]
+            self.h[i] |= 1 << self.trank[self.tb + k]
+            self.lens += self.ones[i]
+            self.tk = k
+        self._restore(self.sv[ply])
+
+    def _value_now(self):
+        key = (self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.tens[0] << 10
+               | self.tens[1] << 13 | self.pkind << 16 | self.pwinner << 18 | self.team << 19)
+        v = self.outcomes.get(key)
+        if v is None:
+            v = self.outcome(self.won[0], self.won[1], self.first_seven, self.tens[0], self.tens[1],
+                             self.pkind, self.pwinner, self.team)
+            self.outcomes[key] = v
+        return v
+
+    def _top_run(self, m, a):
+        """How many of the suit's highest remaining cards `a` the seat's `m` holds, from the top."""
+        n = 0
+        while a:
+            top = self.high[a]
+            if not (m >> top) & 1:
+                break
+            n += 1
+            a ^= 1 << top
+        return n
+
+
+    def _top_mask(self, s, a, n):
+        """The suit's n highest remaining cards and every rank above (a rel mask)."""
+        if n <= 0:
+            return 0
+        i = 0
+        for i in range(n - 1):
+            a ^= 1 << self.high[a]
+        return self.up[s * 13 + self.high[a]]

@@ -1,0 +1,251 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""The core search's transposition table (core.py): at each trick's start, keyed by the leader,
+the suit lengths and the rule state, entries holding for every position whose cards that
+the answer depended on (and every higher one) lie with the same seats (DDS's winning
+ranks); an open-addressing index of buckets, each a run of entries in one pool."""
+from array import array
+
+from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_moves import Moves
+
+
+class Table(Moves):
+    """The transposition table of the core search (core.Search)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        super().__init__(rules, objective, outcome, spend)
+        self.code = [0] * 4
+        self.hint = -1
+        self._clear_table(1 << 12, 1 << 14)
+
+    def _key(self, kk):
+        """The bucket's first word: the leader, the perspective team and the rule state the
+        objective looks at (the second is the suit lengths, `lens`)."""
+        obj = self.objective
+        state = (self.trump + 1) | self.hidden << 3
+        if self.opt_pile:
+            state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
+                     | self.pcoll << 9 | self.hot << 10)
+        if obj != TRICKS and not (obj == DEAL_TRICKS and self.end == END_THIRTEEN):
+            state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
+            if self.end == END_PAIR:
+                state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
+                         | self.pwinner << 8 | self.revealed_trick << 9)
+            if self.count_tens and obj >= SCORE:
+                state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
+            if obj == EXACT:
+                state = state << 5 | kk
+        if self.specials & (1 << TEN):
+            state = state << 12 | self._owners(TEN)
+        if self.specials & (1 << ACE):
+            state = state << 12 | self._owners(ACE)
+        return state << 3 | self.team << 2 | self.leader
+
+    def _owners(self, r):
+        """Who holds each suit's card of rank r (a ten, an ace: cards a rule looks at), three
+        bits a suit, 4 for one already played: part of the bucket's key, so that an entry
+        holds for positions where those cards lie with the same seats."""
+        v = 0
+        s = 0
+        for s in range(4):
+            owner = 4
+            if (self.alive[s] >> r) & 1:
+                owner = 0
+                while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
+                    owner += 1
+                if owner == 4:
+                    owner = self.caller  # the face-down trump card
+            v = v << 3 | owner
+        return v
+
+    def _codes(self):
+        """Each suit's remaining cards' owners, high to low, three bits each after a leading
+        1 (the owner, plus 4 for a card a rule looks at): the same for positions that differ
+        only in which cards were played."""
+        self._set_specials()
+        s = 0
+        for s in range(4):
+            a = self.alive[s]
+            spec = self.spec[s]
+            c = 1
+            r = 12
+            while r >= 0:
+                if (a >> r) & 1:
+                    owner = 0
+                    while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
+                        owner += 1
+                    if owner == 4:
+                        owner = self.caller  # the face-down trump card
+                    c = c << 3 | owner | (4 if (spec >> r) & 1 else 0)
+                r -= 1
+            self.code[s] = c
+
+    def _clear_table(self, slots, entries):
+        """An empty table: `slots` places in the index (a power of 2), room for `entries`."""
+        self.key_array = array("Q", bytes(16 * slots))
+        self.slot_array = array("i", bytes(4 * slots))
+        self.index_key = self.key_array  # compiled: typed views of the arrays
+        self.index_bucket = self.slot_array
+        self.slots = slots
+        self.nbuckets = 0
+        self.bucket_array = array("I", bytes(12 * (slots // 2)))
+        self.bucket = self.bucket_array  # per bucket: first entry, room, entries stored
+        self.pool_array = array("Q", bytes(8 * WORDS * entries))
+        self.pool = self.pool_array
+        self.room = entries
+        self.used = 0
+        return 0
+
+    def _find(self, a, b, create):
+        """The bucket of key (a, b), or -1; with `create`, made when missing."""
+        mask = self.slots - 1
+        i = (((a * HASH_A) ^ (b * HASH_B)) & M64) >> 40 & mask
+        while True:
+            j = self.index_bucket[i]
+            if j == 0:
+                break
+            if self.index_key[2 * i] == a and self.index_key[2 * i + 1] == b:
+                return j - 1
+            i = (i + 1) & mask
+        if not create:
+            return -1
+        if 2 * (self.nbuckets + 1) > self.slots:
+            self._grow_index()
+            return self._find(a, b, create)
+        self.index_key[2 * i] = a
+        self.index_key[2 * i + 1] = b
+        n = self.nbuckets
+        self.nbuckets = n + 1
+        self.index_bucket[i] = n + 1
+        self.bucket[3 * n] = 0
+        self.bucket[3 * n + 1] = 0
+        self.bucket[3 * n + 2] = 0
+        return n
+
+    def _grow_index(self):
+        """Twice the places in the index (and room for as many buckets), the keys moved."""
+        old_keys = self.key_array
+        old_slots = self.slot_array
+        old_buckets = self.bucket_array
+        count = self.slots
+        self.slots = count * 2
+        self.key_array = array("Q", bytes(16 * self.slots))
+        self.slot_array = array("i", bytes(4 * self.slots))
+        self.index_key = self.key_array
+        self.index_bucket = self.slot_array
+        buckets = array("I", bytes(12 * (self.slots // 2)))
+        buckets[:len(old_buckets)] = old_buckets
+        self.bucket_array = buckets
+        self.bucket = buckets
+        mask = self.slots - 1
+        for k in range(count):
+            j = old_slots[k]
+            if j:
+                a = old_keys[2 * k]
+                b = old_keys[2 * k + 1]
+                i = (((a * HASH_A) ^ (b * HASH_B)) & M64) >> 40 & mask
+                while self.slot_array[i]:
+                    i = (i + 1) & mask
+                self.key_array[2 * i] = a
+                self.key_array[2 * i + 1] = b
+                self.slot_array[i] = j
+        return 0
+
+    def _lookup(self, b, t):
+        """A table entry of bucket b that decides `value >= t` here, as an answer; else
+        UNDECIDED (and `hint`, the best move an entry for this position remembers, or -1)."""
+        self.hint = -1
+        if b < 0:
+            return UNDECIDED << RES
+        first = self.bucket[3 * b]
+        count = min(self.bucket[3 * b + 2], self.bucket[3 * b + 1])
+        e = 0
+        for e in range(count):
+            base = (first + e) * WORDS
+            meta = self.pool[base + 4]
+            if ((self.code[0] >> (meta & 63)) != self.pool[base]
+                    or (self.code[1] >> ((meta >> 6) & 63)) != self.pool[base + 1]
+                    or (self.code[2] >> ((meta >> 12) & 63)) != self.pool[base + 2]
+                    or (self.code[3] >> ((meta >> 18) & 63)) != self.pool[base + 3]):
+                continue
+            kind = (meta >> 24) & 3
+            te = (meta >> 32) & 0x3FFFF
+            te -= 0x20000
+            if (kind == TRUE and te >= t) or (kind == FALSE and te <= t) or kind == NONE:
+                return kind << RES | self._entry_rel(meta)
+            if self.hint < 0:
+                move = (meta >> 26) & 63
+                self.hint = move - 1
+        return UNDECIDED << RES
+
+    def _entry_rel(self, meta):
+        rel = 0
+        s = 0
+        for s in range(4):
+            a = self.alive[s]
+            shift = (meta >> (6 * s)) & 63
+            n = self.bits[a] - shift // 3
+            rel |= self._top_mask(s, a, n)
+        return rel
+
+    def _store(self, key, lens, t, r, move):
+        code = r >> RES
+        rel = r & RELMASK
+        s = 0
+        b = self._find(key, lens, 1)
+        slot = self._slot(b)
+        if slot < 0:
+            return 0
+        base = slot * WORDS
+        meta = 0
+        for s in range(4):
+            a = self.alive[s]
+            n = self.bits[a & ((rel >> (13 * s)) & 8191)]
+            shift = 3 * (self.bits[a] - n)
+            self.pool[base + s] = self.code[s] >> shift
+            meta |= shift << (6 * s)
+        x = code
+        meta |= x << 24
+        x = move + 1
+        meta |= x << 26
+        x = t + 0x20000
+        meta |= x << 32
+        self.pool[base + 4] = meta
+        return 0
+
+    def _slot(self, b):
+        """The place for bucket b's next entry: a new one while the bucket has room (it
+        doubles, up to PER_BUCKET), else its oldest. -1: the table was full and is empty now."""
+        first = self.bucket[3 * b]
+        room = self.bucket[3 * b + 1]
+        stored = self.bucket[3 * b + 2]
+        if stored < room:
+            self.bucket[3 * b + 2] = stored + 1
+            return first + stored
+        if room >= PER_BUCKET:
+            self.bucket[3 * b + 2] = stored + 1
+            return first + stored % room
+        grown = 4 if room == 0 else 2 * room
+        if self.used + grown > self.room:
+            if self.room >= MAX_ENTRIES:
+                self._clear_table(1 << 12, self.room)
+                return -1
+            self._grow_pool()
+        i = 0
+        for i in range(room * WORDS):
+            self.pool[self.used * WORDS + i] = self.pool[first * WORDS + i]
+        self.bucket[3 * b] = self.used
+        self.bucket[3 * b + 1] = grown
+        self.bucket[3 * b + 2] = stored + 1
+        self.used += grown
+        return self.used - grown + stored
+
+    def _grow_pool(self):
+        """Twice the room for entries (up to MAX_ENTRIES), the entries kept where they are."""
+        room = min(2 * self.room, MAX_ENTRIES)
+        pool = array("Q", bytes(8 * WORDS * room))
+        pool[:len(self.pool_array)] = self.pool_array
+        self.pool_array = pool
+        self.pool = pool
+        self.room = room
+        return 0

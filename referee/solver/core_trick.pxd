@@ -1,0 +1,40 @@
+# The C types of core_trick.py, for its compiled form (setup.py builds it; loader.py chooses).
+# core_trick.py runs unchanged as Python; Cython reads these declarations when it compiles it.
+cimport cython
+
+ctypedef unsigned long long u64
+
+from referee.solver.core_state cimport State
+
+cdef int ACE
+cdef int END_BID
+cdef int END_PAIR
+cdef int END_PILE
+cdef int END_SEVEN
+cdef int KIND_LAST
+cdef int KIND_NONE
+cdef int KIND_NO_PAIR
+cdef int KIND_PAIR
+cdef int SCORE
+cdef int TEN
+cdef int TRICKS
+
+
+cdef class Trick(State):
+    @cython.locals(wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int, number=cython.int, rel=u64,
+                   j=cython.int, taken=cython.int, team=cython.int)
+    cdef int _close_do(self) noexcept
+
+    @cython.locals(number=cython.int, v=cython.longlong, j=cython.int)
+    cdef void _close_undo(self) noexcept
+
+    @cython.locals(pair=cython.int, blocked=cython.int, collects=cython.int, established=cython.int)
+    cdef int _pile_trick(self, int number, int ws, int wsu, int wr, int wk) noexcept
+
+    @cython.locals(won0=cython.int, won1=cython.int, decided=cython.int, c=cython.int)
+    cdef int _ends(self, int number, int ws, int ace) noexcept
+
+    @cython.locals(team=cython.int)
+    cdef int _pair_trick(self, int number, int ws, int ace) noexcept
+
+    cdef int _pair_counts(self, int team, int number) noexcept

@@ -1,0 +1,206 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""How a trick closes and when the deal ends, in the core search (core.py): who collects, the
+pile and its run (pile.*), tens, the end modes (end.*), the deciding pair, each closing
+taken back after the search below it."""
+from .core_codes import ACE, END_BID, END_PAIR, END_PILE, END_SEVEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, SCORE, TEN, TRICKS
+from .core_state import State
+
+
+class Trick(State):
+    """Closing a trick and the deal's end, for the core search (core.Search)."""
+
+    def _close_do(self):
+        """Settle the full trick: who wins and collects, tens, the deal's end. Returns the
+        tricks the perspective team collects by it, and leaves `ended`, `court_made` and
+        the winning-rank relevance (`self.closed_rel`) set; `_close_undo` takes it back."""
+        wk = self._winner()
+        ws = self.tseat[self.tb + wk]
+        wsu = self.tsuit[self.tb + wk]
+        wr = self.trank[self.tb + wk]
+        number = self.number
+        rel = 0
+        j = 0
+        for j in range(4):
+            if j != wk and self.tsuit[self.tb + j] == wsu:
+                rel = self.up[wsu * 13 + wr]
+        self.closed_rel = rel
+        self.cs[3 * number] = (self.leader | self.won[0] << 2 | self.won[1] << 6 | self.tens[0] << 10
+                               | self.tens[1] << 13 | self.pile_tens << 16 | (self.first_seven + 1) << 19
+                               | self.play_on << 21 | self.court_made << 22 | self.ended << 23)
+        self.cs[3 * number + 1] = (self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
+                                   | self.pcoll << 9 | self.hot << 10 | (self.run_by + 1) << 11 | self.run << 14
+                                   | self.deferred << 16 | self.pkind << 17 | self.pwinner << 19)
+        self.cs[3 * number + 2] = ((self.asker + 1) | (self.must_trump + 1) << 3 | self.lmt << 6
+                                   | self.reveal_k << 7 | self.tk << 10)
+        for j in range(4):
+            self.alive[self.tsuit[self.tb + j]] ^= 1 << self.trank[self.tb + j]
+        taken = 1
+        team = ws & 1
+        if self.opt_pile:
+            team = self._pile_trick(number, ws, wsu, wr, wk)
+            taken = self.taken
+        if team >= 0:
+            self.won[team] += taken
+        if self.count_tens and self.objective >= SCORE:
+            for j in range(4):
+                if self.trank[self.tb + j] == TEN:
+                    self.pile_tens += 1
+            if team >= 0:
+                self.tens[team] += self.pile_tens
+                self.pile_tens = 0
+        if self.objective == TRICKS:
+            self.ended = 1 if number == 13 else 0
+        else:
+            self.ended = self._ends(number, ws, wr == ACE)
+        self.leader = ws
+        self.number = number + 1
+        self.tb = 4 * (number + 1)
+        self.tk = 0
+        self.asker = -1
+        self.must_trump = -1
+        self.lmt = 0
+        self.reveal_k = 0 if self.revealed else 4
+        return taken if team == self.team else 0
+
+    def _close_undo(self):
+        number = self.number - 1
+        v = self.cs[3 * number]
+        self.number = number
+        self.tb = 4 * number
+        self.leader = v & 3
+        self.won[0] = (v >> 2) & 15
+        self.won[1] = (v >> 6) & 15
+        self.tens[0] = (v >> 10) & 7
+        self.tens[1] = (v >> 13) & 7
+        self.pile_tens = (v >> 16) & 7
+        self.first_seven = ((v >> 19) & 3) - 1
+        self.play_on = (v >> 21) & 1
+        self.court_made = (v >> 22) & 1
+        self.ended = (v >> 23) & 1
+        v = self.cs[3 * number + 1]
+        self.pile = v & 15
+        self.pw = ((v >> 4) & 7) - 1
+        self.pace = (v >> 7) & 1
+        self.pest = (v >> 8) & 1
+        self.pcoll = (v >> 9) & 1
+        self.hot = (v >> 10) & 1
+        self.run_by = ((v >> 11) & 7) - 1
+        self.run = (v >> 14) & 3
+        self.deferred = (v >> 16) & 1
+        self.pkind = (v >> 17) & 3
+        self.pwinner = (v >> 19) & 1
+        v = self.cs[3 * number + 2]
+        self.asker = (v & 7) - 1
+        self.must_trump = ((v >> 3) & 7) - 1
+        self.lmt = (v >> 6) & 1
+        self.reveal_k = (v >> 7) & 7
+        self.tk = (v >> 10) & 7
+        j = 0
+        for j in range(4):
+            self.alive[self.tsuit[self.tb + j]] |= 1 << self.trank[self.tb + j]
+
+    def _pile_trick(self, number, ws, wsu, wr, wk):
+        """Double Sir's pile (pile.*): the trick goes on the pile; the same player winning two
+        in a row collects it (R-8: a pair an option blocks leaves the run unbroken)."""
+        self.pile += 1
+        pair = self.pw == ws and (self.hot or (not self.pcoll and self.pest))
+        blocked = 0
+        if pair:
+            if number == 2 and not self.fpc:
+                blocked = 1
+            elif (self.nca >> number) & 1:
+                blocked = 1
+            elif self.ace_on_ace and wr == ACE and self.pace:
+                blocked = 1
+            elif self.ace_seal == 2 and wr == ACE:
+                blocked = 1
+            elif self.ace_seal == 1 and wr == ACE and wsu == self.trump:
+                blocked = 1
+        collects = number == 13 or (pair and not blocked)
+        self.hot = 1 if self.each_win and pair and (collects or (self.hot and blocked)) else 0
+        if self.first_void:
+            established = self.trump >= 0
+        elif self.concealed:
+            established = self.revealed and wk >= self.reveal_k
+        else:
+            established = 1
+        self.pw = ws
+        self.pace = 1 if wr == ACE else 0
+        self.pest = 1 if established else 0
+        self.pcoll = 1 if collects else 0
+        if collects:
+            self.taken = self.pile
+            self.pile = 0
+            return ws & 1
+        self.taken = 0
+        return -1
+
+    def _ends(self, number, ws, ace):
+        """Has the deal ended with this trick (end.*)? Sets the first seven and a court that
+        may be played on (R-4) as the engine's `Deal._check_end` does."""
+        won0 = self.won[0]
+        won1 = self.won[1]
+        if self.end == END_PAIR:
+            decided = self._pair_trick(number, ws, ace) if self.pkind == KIND_NONE else 0
+            return 1 if number == 13 or decided else 0
+        if number == 13:
+            return 1
+        if self.end == END_SEVEN:
+            if self.play_on:
+                return 1 if (ws & 1) != self.first_seven else 0
+            if won0 >= 7 or won1 >= 7:
+                self.first_seven = 0 if (won0 == 7 and won1 == 0) else 1 if (won0 == 0 and won1 == 7) else -1
+                self.court_made = 1 if self.first_seven >= 0 and self.play_on_opt else 0
+                return 0 if self.court_made else 1
+            return 0
+        if self.end == END_PILE:
+            return 1 if min(won0, won1) >= 1 and max(won0, won1) >= 7 else 0
+        if self.end == END_BID:
+            c = self.callers
+            return 1 if self.won[c] >= self.bid_n or self.won[1 - c] >= 14 - self.bid_n else 0
+        if self.opt_pile:  # R-30
+            if self.first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
+                self.first_seven = 0 if won0 >= 7 else 1
+        elif number == 7 and max(won0, won1) == 7:
+            self.first_seven = 0 if won0 == 7 else 1
+        return 0
+
+    def _pair_trick(self, number, ws, ace):
+        """Band Rang's run (end.deciding-pair, end.deciding-pair-ace): True when a pair decides."""
+        team = ws & 1
+        if ws != self.run_by:
+            self.run_by = ws
+            self.run = 1
+            self.deferred = 0
+        elif self.deferred and ace:
+            self.run = 1
+            self.deferred = 0
+        elif self.deferred:
+            self.pkind = KIND_PAIR
+            self.pwinner = team
+            return 1
+        elif self.run < 2:
+            self.run += 1
+        if self.run >= 2 and self._pair_counts(team, number):
+            if self.ace_rule and ace and number < 13:
+                self.deferred = 1
+                return 0
+            self.pkind = KIND_PAIR
+            self.pwinner = team
+            return 1
+        if number == 13:
+            if self.pairs_hidden:
+                self.pkind = KIND_LAST
+                self.pwinner = team
+            else:
+                self.pkind = KIND_NO_PAIR
+                self.pwinner = self.callers
+            return 1
+        return 0
+
+    def _pair_counts(self, team, number):
+        if not self.pairs_hidden:
+            return team != self.callers and number >= 3
+        if team == self.callers:
+            return number >= 9
+        return self.revealed and number >= max(4, self.revealed_trick + 1)
