@@ -300,6 +300,7 @@ def _sorted_trick(trick) -> str:
     if reveal is not None or trump_set is not None or rule is not None:
         return orjson.dumps(trick.as_dict(), option=_SORTED).decode()
     (_, c0, e0, d0, t0), (_, c1, e1, d1, t1), (_, c2, e2, d2, t2), (_, c3, e3, d3, t3) = plays
+    # the last field, winning_team, is team_of(winner) inlined, as Trick.as_dict has it (every trick)
     shape = leader | (t0 | d0 << 1) << 2 | (t1 | d1 << 1) << 4 | (t2 | d2 << 1) << 6 | (t3 | d3 << 1) << 8
     return _SORTED_TRICK[shape] % (c0.text, e0, c1.text, e1, c2.text, e2, c3.text, e3, collected,
                                    "null" if collected_by is None else collected_by, number, pile_after, winner,

@@ -21,7 +21,7 @@ from referee.api.auth import bearer_key
 from referee.api.budget import STATUS, request_budget
 from referee.api.problems import Problem
 from referee.api.verdicts import load_record, read_json
-from referee.engine import Record, Step, judge, resolve
+from referee.engine import Record, Step, judge, resolve, team_of
 from referee.engine.settlement import Stopped
 from referee.settlers import Recorded
 from referee.visibility import PublicView, face_down_plays
@@ -41,6 +41,9 @@ StepsOf = Callable[[int], "list[Step] | None"]
 @bp.app_context_processor
 def _helpers() -> dict:
     return {"card_view": card_view, "said": said, "place": place}
+
+
+bp.add_app_template_global(team_of, "team_of")  # a global: the macros imported without context use it too
 
 
 @bp.get("/", endpoint="landing")

@@ -15,7 +15,7 @@ from .db import Database
 from .ids import keyed
 from .keys import reader_sees_all
 from .models import Match, Tournament
-from .standings import TIE_BREAK, table
+from .standings import TIE_BREAK, pair_of, table
 from .tournaments import load_tournament
 from .views import iso, summary, tournament_settings
 
@@ -48,7 +48,7 @@ def standings_with_rules(finished: list[Head]) -> list[dict]:
     for h in finished:
         players = h.record["players"]
         for team in (0, 1):
-            pair = tuple(sorted((players[team], players[team + 2])))
+            pair = pair_of(players, team)
             ids = rules.setdefault(pair, [])
             ids.extend(i for i in h.verdict["match"].get("rule") or [] if i not in ids)
             deals[pair] = deals.get(pair, 0) + len(h.verdict["deals"])

@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.engine import adjudicate_dict
+from referee.engine import adjudicate_dict, team_of
 from referee.settlers import Recorded
 
 from .db import Database
@@ -28,6 +28,12 @@ def _winner(record: dict, verdict: dict) -> int | None:
 TIE_BREAK = ["won", "court_difference", "points_difference"]
 
 
+def pair_of(players: list[str], team: int) -> tuple[str, ...]:
+    """The names of a team's two players (partners, whom the engine's team_of puts on one
+    team), in name order: a team is the same pair whichever seats it takes in a match."""
+    return tuple(sorted(name for seat, name in enumerate(players) if team_of(seat) == team))
+
+
 def _merit(row: dict) -> tuple[int, int, int]:
     """What the ranking compares, in TIE_BREAK order (higher is better)."""
     return row["won"], row["courts_for"] - row["courts_against"], row["points_for"] - row["points_against"]
@@ -45,7 +51,7 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
         winner = _winner(record, verdict)
         m = verdict["match"]
         for team in (0, 1):
-            pair = tuple(sorted((players[team], players[team + 2])))
+            pair = pair_of(players, team)
             row = rows.setdefault(pair, {"team": list(pair), "played": 0, "won": 0, "lost": 0, "drawn": 0,
                                          "courts_for": 0, "courts_against": 0, "points_for": 0, "points_against": 0})
             row["played"] += 1
