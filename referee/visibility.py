@@ -51,7 +51,8 @@ def face_down_plays(deal_record: dict) -> set[int]:
 class Table:
     """What the table has seen of one deal that is live now, from the current revision."""
 
-    def __init__(self, deal_record: dict, deal_verdict: dict):
+    def __init__(self, deal_record: dict, deal_verdict: dict, nxt: dict | None = None):
+        """`nxt`: the verdict's `next` when its play is in this deal (the trick on the table)."""
         events = deal_record.get("events", [])
         trump = deal_verdict.get("trump") or {}
         down = face_down_plays(deal_record)
@@ -59,7 +60,7 @@ class Table:
         if trump.get("card") and (trump.get("mode") not in HIDDEN_MODES or trump.get("revealed")):
             self.seen.add(trump["card"])
         self.suit = trump.get("suit")
-        self.leads = leads(events)
+        self.leads = leads(deal_verdict, nxt)
 
     def text(self, text: str, also: frozenset[str] = frozenset()) -> str:
         """A message with each card the table has not seen (and those in `also`) unnamed."""
@@ -184,24 +185,20 @@ def withheld(provenance: dict, live: list[int]) -> dict:
                         "tournament's key, and to everyone once no deal is live (R-31)"}
 
 
-def leads(events: list[dict]) -> dict[int, str]:
-    """The suit led in each trick (by number) of a deal's events, take-backs applied."""
-    out: dict[int, str] = {}
-    trick, plays = 1, []
-    for e in events:
-        if e.get("take_back"):
-            mine = [k for k, seat in enumerate(plays) if seat == e.get("seat")]
-            if mine:
-                del plays[mine[-1]]
-            continue
-        if "play" not in e:
-            continue
-        if len(plays) == 4:
-            trick, plays = trick + 1, []
-        plays.append(e.get("seat"))
-        if len(plays) == 1 and isinstance(e.get("play"), str):
-            out[trick] = e["play"][-1]
-    return out
+def leads(deal_verdict: dict, nxt: dict | None = None) -> dict[int, str]:
+    """The suit the table saw led in each trick (by number), as the engine's replay left the
+    deal (take-backs are the replay's business): its tricks' first cards, then the first card
+    of the trick on the table (`nxt`: the verdict's `next`, in this deal)."""
+    first = {t["number"]: t["cards"][0] for t in deal_verdict["tricks"] if t["cards"]}
+    if nxt and nxt.get("table"):
+        first[nxt["trick"]] = nxt["table"][0]
+    return {number: card["card"][-1] for number, card in first.items() if card["card"] and not card.get("face_down")}
+
+
+def next_in(verdict: dict, index: int) -> dict | None:
+    """The verdict's `next` when the next play is in deal `index`."""
+    nxt = verdict.get("next")
+    return nxt if nxt and nxt.get("deal") == index and nxt.get("trick") is not None else None
 
 
 class PublicView:
@@ -214,9 +211,9 @@ class PublicView:
         self.tables: dict[int, Table] = {}
         for i, deal in enumerate(verdict["deals"]):
             if i < len(now_verdict["deals"]):
-                now = (now_record["deals"][i], now_verdict["deals"][i])
+                now = (now_record["deals"][i], now_verdict["deals"][i], next_in(now_verdict, i))
             else:  # a deal the current revision no longer has: seen as this revision saw it
-                now = (record["deals"][i], deal)
+                now = (record["deals"][i], deal, next_in(verdict, i))
             if not is_faced(now[1]):
                 self.tables[i] = Table(*now)
 

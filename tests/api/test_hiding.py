@@ -266,3 +266,30 @@ def test_r31_a_card_corrected_away_is_a_card_still_held(store_client, store_app,
         assert not {"TH", "7H"} & cards_named(text), where
     keyed = store_client.get(f"/v1/matches/{mid}/revisions/1", headers=auth(t["key"])).get_json()
     assert keyed["record"]["deals"][0]["events"][5]["play"] == "7H"
+
+
+def test_an_older_show_out_names_the_suit_led_only_while_the_table_sees_that_lead(store_client):
+    """Revision 1's show-out (seat 2's 2D on the A♥ lead: void in hearts, unproven) names hearts
+    to a reader without the key only while the current revision's trick 1 is led by a heart, as
+    the engine's replay leaves it: on the table, then corrected to a K♦ lead, then a closed trick."""
+    t = make_tournament(store_client)
+    r = post_match(store_client, t, [{"dealer": 0, "trump": {"suit": "S"}, "events": ev("1:AH 2:2D")}])
+    mid, etag = r.get_json()["id"], r.headers["ETag"]
+
+    def now(events: str) -> None:
+        nonlocal etag
+        body = {"record": {"deals": [{"dealer": 0, "trump": {"suit": "S"}, "events": ev(events)}]}, "reason": "typo"}
+        r = write(store_client, f"/v1/matches/{mid}/record", t["key"], etag, body, method="put")
+        assert r.status_code == 200, r.get_json()
+        etag = r.headers["ETag"]
+
+    def first_show_out() -> tuple:
+        [entry] = store_client.get(f"/v1/matches/{mid}/revisions/1").get_json()["verdict"]["deals"][0]["unproven"]
+        return entry["void"], entry["message"]
+
+    shown = ("H", "seat 2 showed out of hearts at event 2 and was never contradicted")
+    assert first_show_out() == shown  # the A♥ still led, on the table
+    now("1:KD 2:2D")
+    assert first_show_out() == (None, "seat 2 showed out at event 2")
+    now("1:AH 2:2D 3:4H 0:5H")
+    assert first_show_out() == shown  # led by a heart again, in a closed trick
