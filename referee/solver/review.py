@@ -8,9 +8,9 @@
 - `review_deal`: a deal's costly plays, from that pass (`referee analyse`).
 
 A play is costly when its value, for the team of the seat that made it, is below the best
-value of that moment; the cost is the difference (`costly_play`: the one place that decides
-it; the API and the page show what it says). A position past its search budget is reported
-as past it, never guessed.
+value of that moment; the cost is the difference (`cost_of`: the one place that decides it, for
+the record's plays, `costly_play`, and for each move an answer lists; the API and the page show
+what it says). A position past its search budget is reported as past it, never guessed.
 """
 from __future__ import annotations
 
@@ -57,8 +57,11 @@ def analysis_at(record: Record, index: int, events: int | None, objective: str =
 
 def _answer(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> dict:
     costly = costly_play(record, index, n, deal, analysis)
-    return {"deal": index, "event": n, "team": _team(deal, analysis), **analysis.as_dict(),
-            "costly": None if costly is None else costly.as_dict()}
+    answer = {"deal": index, "event": n, "team": _team(deal, analysis), **analysis.as_dict(),
+              "costly": None if costly is None else costly.as_dict()}
+    for card, (_, value) in zip(answer["cards"], analysis.cards):
+        card["cost"] = cost_of(value, analysis, record)
+    return answer
 
 
 def _team(deal: Deal, analysis: Analysis) -> int:
@@ -125,10 +128,17 @@ def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analys
         return None
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
     values = dict(analysis.cards)
-    if move not in values or values[move] == analysis.value:
+    cost = cost_of(values[move], analysis, record) if move in values else None
+    if cost is None:
         return None
-    return CostlyPlay(index, n, deal.number, event.seat, _name(move), values[move], analysis.value,
-                      cost_words(analysis.value, values[move], record))
+    return CostlyPlay(index, n, deal.number, event.seat, _name(move), values[move], analysis.value, cost)
+
+
+def cost_of(value, analysis: Analysis, record: Record) -> str | None:
+    """What a move of this value costs at the analysed moment, in words; None when it is as good
+    as the best. The one place that decides it: the record's plays (`costly_play`) and every
+    move the seat could make (each of an answer's `cards`) alike."""
+    return None if value == analysis.value else cost_words(analysis.value, value, record)
 
 
 def _name(move) -> str:

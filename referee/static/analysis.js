@@ -277,9 +277,9 @@
     });
   }
 
-  function valueOf(answer, card) {
+  function moveOf(answer, card) {
     for (var i = 0; i < answer.cards.length; i++) {
-      if (answer.cards[i].card === card) { return answer.cards[i].value; }
+      if (answer.cards[i].card === card) { return answer.cards[i]; }
     }
     return null;
   }
@@ -350,12 +350,12 @@
     var seatEl = stepper.root.querySelector(".seat[data-seat='" + answer.to_play + "']");
     if (!seatEl) { return; }
     seatEl.querySelectorAll(".hand .card[data-card]").forEach(function (card) {
-      var value = valueOf(answer, card.dataset.card);
-      if (value === null) { return; }
-      var badge = document.createElement("span");
-      badge.className = "card-value " + (value === answer.value ? "best" : "worse");
-      badge.textContent = String(value);
-      badge.title = trickWord(value) + " from here" + (value < answer.value ? ": costs " + trickWord(answer.value - value) : "");
+      var move = moveOf(answer, card.dataset.card);
+      if (move === null) { return; }
+      var badge = document.createElement("span");  // the referee's word on each move: its value and cost
+      badge.className = "card-value " + (move.cost ? "worse" : "best");
+      badge.textContent = String(move.value);
+      badge.title = trickWord(move.value) + " from here" + (move.cost ? ": costs " + move.cost : "");
       card.after(badge);
     });
   }

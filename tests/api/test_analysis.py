@@ -39,6 +39,8 @@ def test_tricks_value_of_each_card(client):
     assert set(values) == {"2S", "3S", "4S", "5S", "6S", "7S", "8S", "TS", "JS", "QS", "AS", "7H"}
     assert a["line"][:2] == [{"seat": 0, "card": "AS"}, {"seat": 1, "card": "KS"}]
     assert len(a["line"]) == 48 and a["result"] is None
+    # what each move would cost, as the costly play of it would say (the page shows these words)
+    assert {c["card"]: c["cost"] for c in a["cards"]} == {card: None if card == "AS" else "1 trick" for card in values}
 
 
 def test_score_is_the_outcome_with_the_result_the_deal_would_get(client):
@@ -46,6 +48,8 @@ def test_score_is_the_outcome_with_the_result_the_deal_would_get(client):
     assert a["objective"] == "score"
     assert a["value"] == {"margin": 1, "won": True, "tricks": 12}  # 1 taken + all 11 left
     assert {c["card"]: c["value"] for c in a["cards"]}["2S"] == {"margin": 1, "won": True, "tricks": 11}
+    assert {c["card"]: c["cost"] for c in a["cards"]}["2S"] == "1 trick"  # the margin and the deal kept
+    assert {c["card"]: c["cost"] for c in a["cards"]}["AS"] is None
     assert a["result"]["winner"] == 0 and a["result"]["courts"] == [1, 0] and a["tricks_won"] == [12, 1]
 
 

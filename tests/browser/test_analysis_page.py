@@ -81,6 +81,9 @@ def test_the_check_page_fills_the_whole_deal_in_from_one_request_and_marks_the_c
     assert len(shown) == 12 and all(v == "10" for c, (v, _) in shown.items() if c != "AS")
     assert values(browser, 1) == {}  # only the seat to play
     assert "best 11" in status(browser)
+    titles = {c.get_attribute("data-card"): c.find_element(By.XPATH, "following-sibling::*[1]").get_attribute("title")
+              for c in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .seat0 .hand .card[data-card]")}
+    assert titles["AS"] == "11 tricks from here" and titles["2S"] == "10 tricks from here: costs 1 trick"  # the API's words
     fits(browser)
     assert len(requests(browser)) == 1  # stepping asks nothing more
 
