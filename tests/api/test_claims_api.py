@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.api.spec import validate_response
-from tests.api.test_rulings_r29_r32 import auth, feed, start
+from tests.api.test_matches import auth, feed, start
 from tests.helpers import untricked
 from tests.solver.claim_deals import endgame
 

@@ -6,8 +6,8 @@ from tests.helpers import deal, ev, round_robin_hands, won_by
 PLAYERS = ["Asad", "Bilal", "Chandni", "Dev"]
 
 
-def auth(key):
-    return {"Authorization": f"Bearer {key}"}
+def auth(key, etag=None):
+    return {"Authorization": f"Bearer {key}", **({"If-Match": etag} if etag else {})}
 
 
 def make_tournament(client, preset="court-piece", public=True, **options):
@@ -24,6 +24,26 @@ def post_match(client, t, deals, key=None, external_id=None, players=PLAYERS):
     r = client.post("/v1/matches", json=body, headers=auth(key or t["key"]))
     validate_response(r, "/v1/matches", "post")
     return r
+
+
+def start(client, preset, deals, **options):
+    """A tournament of `preset` with `options` and a match of `deals` in it: (tournament, match id, ETag)."""
+    t = make_tournament(client, preset, **options)
+    r = client.post("/v1/matches", json={"tournament": t["id"], "record": {"players": ["A", "B", "C", "D"],
+                                                                           "deals": deals}},
+                    headers=auth(t["key"]))
+    assert r.status_code == 201, r.get_json()
+    return t, r.get_json()["id"], r.headers["ETag"]
+
+
+def feed(client, t):
+    """The tournament's feed read with its key: the response (its first 100 events)."""
+    return client.get(f"/v1/tournaments/{t['id']}/feed?limit=100", headers=auth(t["key"]))
+
+
+def feed_events(client, t):
+    """The tournament's feed read with its key: its events (up to 1,000)."""
+    return client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000", headers=auth(t["key"])).get_json()["events"]
 
 
 def write(client, path, key, etag, body=None, method="post"):

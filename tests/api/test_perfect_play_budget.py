@@ -149,7 +149,7 @@ def test_a_slot_held_by_another_worker_process_of_the_server_counts(make_client,
 
 
 def test_a_stored_write_past_the_bound_is_429_and_nothing_is_stored(make_client):
-    from tests.api.test_rulings_r29_r32 import auth, start
+    from tests.api.test_matches import auth, start
 
     client = make_client(SEARCHES_PER_PROCESS=1)
     t, mid, etag = start(client, "seven-courts", [claim_deal(3) | {"events": claim_deal(3)["events"][:-1]}])

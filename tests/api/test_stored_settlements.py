@@ -4,7 +4,7 @@ had dropped out of the 256-entry cache took 48.8 s). Readers replay the recorded
 checked against the position."""
 from referee.engine import Record, adjudicate_dict, deal_steps, judge, resolve
 from referee.settlers import Recorded
-from tests.api.test_rulings_r29_r32 import auth, feed, start
+from tests.api.test_matches import auth, feed, start
 from tests.helpers import searching
 from tests.solver.claim_deals import endgame
 

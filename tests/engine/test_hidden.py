@@ -1,4 +1,11 @@
-"""Hidden trump (trump.hidden.*, R-6, R-7, R-13; pile.delayed)."""
+"""Hidden trump (trump.hidden.*, R-6, R-7, R-13, R-35; pile.delayed) and the band's face-down
+card (trump.band, R-23)."""
+import json
+from pathlib import Path
+
+import pytest
+
+from referee.engine import adjudicate_dict
 from tests.helpers import deal, ev, round_robin_hands, verdict, won_by
 
 # Dealer 0: the caller is seat 1.
@@ -251,3 +258,212 @@ def test_the_lead_taken_back_after_the_next_card_then_led_again():
     # Without hands the same record is read the same way.
     v = hidden("rr-hidden-rung", "1:? 1:AH 2:4S 1:< 2:< 1:3S 2:4S 3:5S 0:6S")
     assert v["valid"], v["errors"]
+
+
+# -- R-23: the band's face-down card, and one failure one breach -----------------------------------
+
+# R-23 repro 1: seat 0 (the caller, dealer 3) laid 2C face down and is void in hearts.
+BAND_HANDS = [["2C", "3S", "KC", "QC", "JC", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S"],
+              ["AS", "AH", "2S", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H", "5H", "2H"],
+              ["4S", "3H", "AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D", "5D", "4D"],
+              ["5S", "4H", "3D", "2D", "AC", "TC", "9C", "8C", "7C", "6C", "5C", "4C", "3C"]]
+
+
+BAND_EVENTS = "0:3S 1:AS 2:4S 3:5S 1:AH 2:3H 3:4H 0:2C"
+
+
+# The hidden 2S is seat 0's only spade; spades are led in trick 2.
+ONLY_SPADE = [["2S", "3H", "KC", "QC", "JC", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H"],
+              ["AS", "AH", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "2H", "AC"],
+              ["4H", "3S", "AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D", "5D", "4D"],
+              ["5H", "4S", "3D", "2D", "TC", "9C", "8C", "7C", "6C", "5C", "4C", "3C", "2C"]]
+
+
+# The same, but seat 0 also holds 6S (and seat 1 the 6H).
+ANOTHER_SPADE = [[("6S" if c == "6H" else c) for c in ONLY_SPADE[0]],
+                 [("6H" if c == "6S" else c) for c in ONLY_SPADE[1]], ONLY_SPADE[2], ONLY_SPADE[3]]
+
+
+TO_TRICK_TWO = "0:3H 1:AH 2:4H 3:5H 1:AS 2:3S 3:4S"
+
+
+def band(events: str, hands=None, hidden="2C", reveal="auto_must_trump") -> dict:
+    deal = {"dealer": 3, "trump": {"hidden": hidden}, "events": ev(events)}
+    if hands is not None:
+        deal["hands"] = hands
+    return adjudicate_dict({"preset": "mendikot", "options": {"trump": "band", "band_reveal": reveal},
+                            "deals": [deal]})
+
+
+@pytest.mark.parametrize("reveal", ["auto_must_trump", "auto"])
+@pytest.mark.parametrize("with_hands", [True, False])
+def test_r23_a_void_caller_may_play_the_face_down_card_of_another_suit(reveal, with_hands):
+    v = band(BAND_EVENTS, BAND_HANDS if with_hands else None, reveal=reveal)
+    d = v["deals"][0]
+    assert v["valid"] and d["violations"] == [] and d["status"] == "in_progress"
+    assert d["trump"]["revealed"]["how"] == "void" and d["trump"]["revealed"]["event"] == 7
+    assert d["trump"]["revealed"]["rule"] == ["trump.band", "R-14", "R-23"]
+    assert v["next"]["to_play"] == 0  # nobody took the trick back: seat 0's 2C is a trump and wins
+
+
+@pytest.mark.parametrize("reveal", ["auto_must_trump", "auto"])
+def test_r23_the_face_down_card_as_the_only_card_of_the_suit_led_is_legal(reveal):
+    before = band(TO_TRICK_TWO, ONLY_SPADE, hidden="2S", reveal=reveal)
+    assert before["next"]["to_play"] == 0 and before["next"]["legal"] == ["2S"]
+    after = band(TO_TRICK_TWO + " 0:2S", ONLY_SPADE, hidden="2S", reveal=reveal)
+    d = after["deals"][0]
+    assert d["violations"] == [] and d["trump"]["revealed"]["how"] == "followed"
+    blind = band(TO_TRICK_TWO + " 0:2S", None, hidden="2S", reveal=reveal)["deals"][0]
+    assert blind["violations"] == [] and blind["unproven"][0]["code"] == "hidden_card_played"
+
+
+def test_r23_the_face_down_card_played_to_follow_while_holding_another_is_hidden_card_played():
+    d = band(TO_TRICK_TWO + " 0:2S", ANOTHER_SPADE, hidden="2S")["deals"][0]
+    (v,) = d["violations"]
+    assert (v["code"], v["event"], v["proof"], v["seat"]) == ("hidden_card_played", 7, "hand", 0)
+    assert "trump.band" in v["rule"] and "R-23" in v["rule"]
+
+
+def test_r23_without_hands_the_face_down_follow_is_unproven_until_a_later_play_of_the_suit():
+    open_ = band(TO_TRICK_TWO + " 0:2S", None, hidden="2S")["deals"][0]
+    assert open_["violations"] == []
+    assert [(u["code"], u["event"], u["void"]) for u in open_["unproven"]] == [("hidden_card_played", 7, "S")]
+    # Spades are both led and trump: AS wins trick 2; in trick 3 seat 0 plays 6S.
+    proven = band(TO_TRICK_TWO + " 0:2S 1:KS 2:AD 3:TC 0:6S", None, hidden="2S")["deals"][0]
+    (v,) = proven["violations"]
+    assert (v["code"], v["event"], v["proof"], v["proof_event"]) == ("hidden_card_played", 7, "later_play", 11)
+    assert v["message"] == ("seat 0 followed a spade lead with the face-down trump card 2♠ "
+                            "and later played 6♠ (event 12), so held another spade")
+
+
+def test_r23_a_show_out_by_any_seat_turns_the_card_up_first():
+    d = band("0:3S 1:AS 2:4S 3:5S 1:AH 2:3H 3:4H 0:KC", BAND_HANDS)["deals"][0]
+    assert d["trump"]["revealed"] == {"trick": 2, "event": 7, "seat": 0, "how": "void",
+                                      "rule": ["trump.band", "R-14", "R-23"]}
+    assert d["violations"] == []  # KC is a club: the trump seat 0 had to play
+
+
+def test_r23_one_failure_one_breach_band_with_hands():
+    hands = [["2C", "AS", "KC", "QC", "JC", "KS", "JS", "TS", "9S", "8S", "7S", "6S", "3S"],
+             ["3H", "QS", "3C", "2S", "AH", "KH", "QH", "JH", "TH", "9H", "8H", "7H", "6H"],
+             ["4S", "5H", "4H", "2H", "AD", "KD", "QD", "JD", "TD", "9D", "8D", "7D", "6D"],
+             ["5S", "5D", "4D", "3D", "2D", "AC", "TC", "9C", "8C", "7C", "6C", "5C", "4C"]]
+    d = band("0:AS 1:3H", hands)["deals"][0]
+    assert [(v["code"], v["event"]) for v in d["violations"]] == [("revoke", 1)]
+
+
+def test_r23_one_failure_one_breach_hidden_play_only_with_trump_led():
+    v = adjudicate_dict({"preset": "rr-hidden-rung", "deals": [{"dealer": 3, "trump": {"hidden": "2D"}, "events": ev(
+        "0:AD 1:? 1:TS 2:3D 3:4D 0:AC 1:5D 2:3C 3:4C")}]})
+    found = [(x["code"], x["event"], x["proof"]) for x in v["deals"][0]["violations"]]
+    assert found == [("ask_while_able_to_follow", 1, "later_play"), ("revoke", 2, "later_play")]
+
+
+def test_r23_without_hands_must_trump_is_withdrawn_when_a_revoke_on_the_same_play_is_proven():
+    # Hidden trump D shown on seat 2's ask (hearts led); seat 2 discards a spade: both a possible
+    # revoke and a possible failure to trump. A later diamond proves the failure to trump; a later
+    # heart then proves the revoke (and the illegal ask), which replace it.
+    base = "1:AH 2:? 2:5S 3:2H 0:3H 1:KC 2:AD 3:2C 0:3C"
+    deals = lambda events: [{"dealer": 0, "trump": {"hidden": "7D"}, "events": ev(events)}]
+    first = adjudicate_dict({"preset": "rr-hidden-rung", "deals": deals(base)})["deals"][0]
+    assert [(x["code"], x["event"], x["proof_event"]) for x in first["violations"]] == [("must_trump_after_ask", 2, 6)]
+    later = adjudicate_dict({"preset": "rr-hidden-rung", "deals": deals(base + " 2:KH")})["deals"][0]
+    assert [(x["code"], x["event"]) for x in later["violations"]] == [("ask_while_able_to_follow", 1), ("revoke", 2)]
+
+
+# -- R-35: the hidden card is never played face down -----------------------------------------------
+
+GOLDEN = Path(__file__).parent / "records"
+
+
+def last_card_deal(face_down: bool) -> dict:
+    """Hidden Rung, dealer 0, caller seat 1 lays 2C face down. Seats 1 and 3 win tricks 1-10 in
+    turn, seat 0 trick 11 and seat 2 trick 12 (no collection after 1, 2 and 12: the pile holds
+    all twelve); trick 13 is 2S (seat 2) 2H 2D and the caller's last card, the hidden 2C."""
+    events = won_by(0, [1, 3] * 5 + [0, 2], n=13)["events"]
+    assert events[-1] == {"seat": 1, "play": "2C"}
+    if face_down:
+        events[-1] = dict(events[-1], face_down=True)
+    return deal(0, events, {"hidden": "2C"})
+
+
+def test_r35_the_hidden_card_marked_face_down_as_the_13th_card_is_a_trump_and_wins():
+    face_up = verdict("hidden-rung", [last_card_deal(False)])
+    v = verdict("hidden-rung", [last_card_deal(True)])
+    d = v["deals"][0]
+    assert v["valid"] and d["violations"] == []
+    last = d["tricks"][12]
+    assert last["cards"][3] == {"seat": 1, "card": "2C", "event": 51, "trump": True}  # not face down
+    assert (last["winner"], last["winning_card"], last["collected_by"], last["collected"]) == (1, "2C", 1, 13)
+    # Face down it would have lost to 2S and given the defenders a goon court (3) and the deal.
+    assert (d["result"]["winner"], d["result"]["kind"], d["result"]["courts"]) == (1, "court", [0, 1])
+    assert d["tricks_won"] == [0, 13] and d["next_dealer"] == 2  # the callers' court: the dealer's partner
+    assert d["trump"]["revealed"] == {"trick": 13, "event": 51, "seat": 1, "how": "last_card",
+                                      "rule": ["trump.hidden.card", "R-6", "R-35"]}
+    assert last["reveal"]["rule"] == ["trump.hidden.card", "R-6", "R-35"]
+    # Everything else is the face-up play's verdict.
+    for key in ("result", "tricks_won", "next_dealer", "next_dealer_rule", "status"):
+        assert d[key] == face_up["deals"][0][key], key
+    assert v["next"] == face_up["next"] and v["match"] == face_up["match"]
+
+
+def test_r35_without_face_down_discards_the_marked_hidden_card_is_no_bad_face_down():
+    # Rung Royal's Hidden Rung has no face-down discards: a face-down play is bad_face_down,
+    # but the hidden card is never played face down, so its play is the legal 13th card.
+    v = verdict("rr-hidden-rung", [last_card_deal(True)], collection="pile")
+    assert v["valid"], v["errors"]
+    assert v["deals"][0]["tricks"][12]["winner"] == 1 and v["deals"][0]["result"]["winner"] == 1
+    discard = hidden("rr-hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
+    assert discard["errors"][0]["code"] == "bad_face_down"  # any other card: as ever
+
+
+def test_r35_the_hidden_card_marked_face_down_earlier_is_hidden_card_played_and_a_trump():
+    # Hidden Rung, caller seat 1's hidden 7S. Trick 2: seat 2 leads 2D, 3D, 4D, and the caller
+    # plays the 7S marked face down: it is shown by the play and trumps the diamonds.
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:7S_")
+    d = v["deals"][0]
+    assert v["valid"]
+    trick = d["tricks"][1]
+    assert trick["cards"][3] == {"seat": 1, "card": "7S", "event": 7, "trump": True}
+    assert (trick["winner"], trick["winning_card"]) == (1, "7S")
+    assert codes(v) == [("hidden_card_played", 2, 7, "hand", True)]
+    assert d["violations"][0]["rule"] == ["trump.hidden.card", "R-13", "R-35", "revoke.penalty", "R-1"]
+    assert d["trump"]["revealed"]["how"] == "played" and d["trump"]["revealed"]["rule"][-1] == "R-35"
+    # The penalty (R-7): the defenders score the court, the trick stays as played.
+    assert (d["status"], d["result"]["winner"], d["result"]["kind"]) == ("ended_by_penalty", 0, "penalty_court")
+
+
+def test_r35_a_face_down_discard_of_another_card_still_never_wins():
+    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
+    trick = v["deals"][0]["tricks"][1]
+    assert v["valid"] and trick["winner"] == 0 and trick["cards"][3]["face_down"] is True
+    assert v["deals"][0]["trump"]["revealed"] is None
+
+
+def test_r35_band_the_callers_show_out_with_the_marked_hidden_card_is_the_face_up_play():
+    # The golden band record: seat 0 (the caller) shows out of hearts with its face-down 2C,
+    # turned up just before the play (R-23). Marked face down it plays exactly the same (it
+    # was a bad_face_down before R-35: band has no face-down discards).
+    case = json.loads((GOLDEN / "band-auto-caller-plays-the-face-down-card.json").read_text())
+    record = case["record"]
+    events = record["deals"][0]["events"]
+    assert events[7] == {"seat": 0, "play": "2C"}
+    events[7] = dict(events[7], face_down=True)
+    v = verdict(record["preset"], record["deals"], **record["options"])
+    assert v["valid"], v["errors"]
+    golden = case["verdict"]["deals"][0]
+    reveal = golden["tricks"][1]["reveal"]
+    assert reveal["event"] == 7 and reveal["how"] == "void"
+    for shown in (golden["trump"]["revealed"], reveal):
+        shown["rule"] = shown["rule"] + ["R-35"]
+    assert v["deals"][0] == golden and v["next"] == case["verdict"]["next"]
+
+
+def test_r35_with_hands_the_callers_marked_hidden_card_on_lead_is_hidden_card_played():
+    # Seat 1 leads its hidden 7S marked face down: a face-down lead would be bad_face_down;
+    # the hidden card is led face up, shown, and is hidden_card_played (proof: the hand).
+    v = hidden("hidden-rung", "1:7S_ 2:4S 3:5S 0:6S", hands=HANDS)
+    d = v["deals"][0]
+    assert v["valid"] and codes(v) == [("hidden_card_played", 1, 0, "hand", True)]
+    assert d["tricks"][0]["cards"][0] == {"seat": 1, "card": "7S", "event": 0, "trump": True}
+    assert d["tricks"][0]["winner"] == 1

@@ -1,4 +1,5 @@
-"""Impossible records: valid false, the error code, the exact deal and event."""
+"""Impossible records: valid false, the error code, the exact deal and event; a deal over
+before its error still scores (R-29)."""
 import pytest
 
 from referee.engine import OptionError, Record, RecordFormatError, adjudicate, adjudicate_dict
@@ -168,3 +169,26 @@ def test_a_missing_trumps_message_shows_the_field_as_json_to_copy(preset, option
     [example] = re.findall(r"\{.*?\}", message)
     field, value = next(iter(json.loads(example).items()))
     assert field in ("suit", "blind", "hidden") and value in ("S", "QC")
+
+
+# -- R-29: a deal over before its error still scores and names the next deal -----------------------
+
+def test_r29_an_eighth_trick_after_a_court_is_an_error_but_next_names_the_next_deal():
+    # rr-single-sir, dealer 0: seat 1 (callers, team 1) takes the first seven, then an 8th trick is recorded.
+    v = verdict("rr-single-sir", [won_by(0, [1] * 8, n=8)])
+    assert not v["valid"]
+    assert [(e["code"], e["deal"], e["event"]) for e in v["errors"]] == [("play_after_end", 0, 28)]
+    d = v["deals"][0]
+    assert d["status"] == "complete" and len(d["tricks"]) == 7
+    assert (d["result"]["kind"], d["result"]["points"]) == ("court", [0, 3])
+    assert v["match"]["points"] == [0, 3]
+    assert v["next"] == {"deal": 1, "dealer": 2, "caller": 3, "trick": None, "to_play": None, "legal": None}
+    assert d["next_dealer"] == 2 and d["next_dealer_rule"][-2:] == ["dealer.callers-court", "R-29"]
+
+
+def test_r29_a_deal_stopped_by_its_error_still_has_no_next():
+    broken = won_by(0, [1] * 3, n=3)
+    broken["events"].append({"seat": 3, "play": "2C"})  # seat 1 won trick 3 and leads trick 4
+    v = verdict("rr-single-sir", [broken])
+    assert [(e["code"], e["event"]) for e in v["errors"]] == [("out_of_turn", 12)]
+    assert v["deals"][0]["status"] == "invalid" and v["next"] is None

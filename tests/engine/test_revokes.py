@@ -1,4 +1,6 @@
-"""Revokes (revoke.*), R-1 penalty, R-2 proof, R-11 ignored events, R-12 take-backs."""
+"""Revokes (revoke.*), R-1 penalty, R-2 proof, R-11 ignored events, R-12 take-backs, R-27 a
+hand played out, R-28 pending in an open trick, R-3 and R-21 a rejected play."""
+from referee.engine import adjudicate_dict
 from tests.helpers import deal, ev, round_robin_hands, verdict
 
 HANDS = round_robin_hands()
@@ -121,3 +123,47 @@ def test_a_revoke_in_an_unfinished_trick_decides_nothing_yet():
     d = v["deals"][0]
     assert d["status"] == "in_progress" and not d["violations"][0]["penalty"]
     assert v["next"]["to_play"] == 3 and v["next"]["legal"] == ["4H", "8H", "QH"]
+
+
+# -- R-27: show-outs of a fully played hand are decided --------------------------------------------
+
+def test_r27_a_seat_that_played_all_thirteen_cards_has_nothing_unproven():
+    import json
+    from pathlib import Path
+
+    record = json.loads((Path(__file__).parents[2] / "examples" / "double-sir.json").read_text())
+    d = adjudicate_dict(record)["deals"][0]
+    assert len(d["tricks"]) == 13 and d["unproven"] == []
+    # A seat that still holds cards keeps its show-out open.
+    open_ = adjudicate_dict({"preset": "court-piece", "deals": [{"dealer": 0, "trump": {"suit": "S"},
+                                                                 "events": ev("1:AH 2:2D")}]})
+    assert [u["event"] for u in open_["deals"][0]["unproven"]] == [1]
+
+
+# -- R-28: a violation in an open trick is pending -------------------------------------------------
+
+def test_r28_a_revoke_in_an_open_trick_is_pending_until_the_trick_closes():
+    hands = [["AH", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC"],
+             ["KH", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD"],
+             ["QH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "AC", "AD"],
+             ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"]]
+    record = lambda events: {"preset": "court-piece", "deals": [
+        {"dealer": 3, "hands": hands, "trump": {"suit": "S"}, "events": ev(events)}]}
+    open_ = adjudicate_dict(record("0:AH 1:KH 2:AC"))["deals"][0]
+    (v,) = open_["violations"]
+    assert v["code"] == "revoke" and v["pending"] is True and "R-28" in v["rule"]
+    closed = adjudicate_dict(record("0:AH 1:KH 2:AC 3:2S"))["deals"][0]
+    (v,) = closed["violations"]
+    assert v["pending"] is False and v["penalty"] is True and closed["status"] == "ended_by_penalty"
+
+
+# -- R-3 and R-21: a rejected play scores nothing --------------------------------------------------
+
+def test_a_rejected_play_proven_later_stops_the_deal_unscored():
+    v = adjudicate_dict({"preset": "court-piece", "options": {"illegal_play": "reject"}, "deals": [
+        {"dealer": 0, "trump": {"suit": "S"}, "events": ev("1:AH 2:2D 3:4H 0:5H 1:TH 2:7H")}]})
+    assert not v["valid"]
+    assert [(e["code"], e["deal"], e["event"]) for e in v["errors"]] == [("illegal_play", 0, 1)]
+    d = v["deals"][0]
+    assert d["status"] == "invalid" and d["result"] is None and d["violations"] == []
+    assert d["unproven"] == [] and v["match"]["courts"] == [0, 0] and v["next"] is None

@@ -1,117 +1,131 @@
-"""Rulings R-34b, R-35 and R-36 (issue 28), each from a concrete deal."""
-import json
-from pathlib import Path
+"""The close of a session (match.closed): the team ahead wins (R-26), a deal in play is
+abandoned (R-32), its open trick is over (R-36), a claim waiting for its answer is settled
+as disputed (R-34b); each from a concrete deal."""
+import random
+from dataclasses import replace
+
+import pytest
 
 from referee.cli.check import summary
-from referee.engine import adjudicate_dict
+from referee.engine import adjudicate, adjudicate_dict, resolve
+from referee.engine.simulate import random_record
 from referee.visibility import PublicView
-from tests.engine.test_hidden import HANDS, codes, hidden
-from tests.helpers import deal, ev, searching, verdict, won_by
+from tests.engine.test_hidden import HANDS
+from tests.helpers import ev, searching, verdict, won_by
 from tests.solver.claim_deals import endgame, plays
 
-GOLDEN = Path(__file__).parent / "records"
-
-
-# -- R-35: the hidden card is never played face down ------------------------------------------------
-
-def last_card_deal(face_down: bool) -> dict:
-    """Hidden Rung, dealer 0, caller seat 1 lays 2C face down. Seats 1 and 3 win tricks 1-10 in
-    turn, seat 0 trick 11 and seat 2 trick 12 (no collection after 1, 2 and 12: the pile holds
-    all twelve); trick 13 is 2S (seat 2) 2H 2D and the caller's last card, the hidden 2C."""
-    events = won_by(0, [1, 3] * 5 + [0, 2], n=13)["events"]
-    assert events[-1] == {"seat": 1, "play": "2C"}
-    if face_down:
-        events[-1] = dict(events[-1], face_down=True)
-    return deal(0, events, {"hidden": "2C"})
-
-
-def test_r35_the_hidden_card_marked_face_down_as_the_13th_card_is_a_trump_and_wins():
-    face_up = verdict("hidden-rung", [last_card_deal(False)])
-    v = verdict("hidden-rung", [last_card_deal(True)])
-    d = v["deals"][0]
-    assert v["valid"] and d["violations"] == []
-    last = d["tricks"][12]
-    assert last["cards"][3] == {"seat": 1, "card": "2C", "event": 51, "trump": True}  # not face down
-    assert (last["winner"], last["winning_card"], last["collected_by"], last["collected"]) == (1, "2C", 1, 13)
-    # Face down it would have lost to 2S and given the defenders a goon court (3) and the deal.
-    assert (d["result"]["winner"], d["result"]["kind"], d["result"]["courts"]) == (1, "court", [0, 1])
-    assert d["tricks_won"] == [0, 13] and d["next_dealer"] == 2  # the callers' court: the dealer's partner
-    assert d["trump"]["revealed"] == {"trick": 13, "event": 51, "seat": 1, "how": "last_card",
-                                      "rule": ["trump.hidden.card", "R-6", "R-35"]}
-    assert last["reveal"]["rule"] == ["trump.hidden.card", "R-6", "R-35"]
-    # Everything else is the face-up play's verdict.
-    for key in ("result", "tricks_won", "next_dealer", "next_dealer_rule", "status"):
-        assert d[key] == face_up["deals"][0][key], key
-    assert v["next"] == face_up["next"] and v["match"] == face_up["match"]
-
-
-def test_r35_without_face_down_discards_the_marked_hidden_card_is_no_bad_face_down():
-    # Rung Royal's Hidden Rung has no face-down discards: a face-down play is bad_face_down,
-    # but the hidden card is never played face down, so its play is the legal 13th card.
-    v = verdict("rr-hidden-rung", [last_card_deal(True)], collection="pile")
-    assert v["valid"], v["errors"]
-    assert v["deals"][0]["tricks"][12]["winner"] == 1 and v["deals"][0]["result"]["winner"] == 1
-    discard = hidden("rr-hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
-    assert discard["errors"][0]["code"] == "bad_face_down"  # any other card: as ever
-
-
-def test_r35_the_hidden_card_marked_face_down_earlier_is_hidden_card_played_and_a_trump():
-    # Hidden Rung, caller seat 1's hidden 7S. Trick 2: seat 2 leads 2D, 3D, 4D, and the caller
-    # plays the 7S marked face down: it is shown by the play and trumps the diamonds.
-    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:7S_")
-    d = v["deals"][0]
-    assert v["valid"]
-    trick = d["tricks"][1]
-    assert trick["cards"][3] == {"seat": 1, "card": "7S", "event": 7, "trump": True}
-    assert (trick["winner"], trick["winning_card"]) == (1, "7S")
-    assert codes(v) == [("hidden_card_played", 2, 7, "hand", True)]
-    assert d["violations"][0]["rule"] == ["trump.hidden.card", "R-13", "R-35", "revoke.penalty", "R-1"]
-    assert d["trump"]["revealed"]["how"] == "played" and d["trump"]["revealed"]["rule"][-1] == "R-35"
-    # The penalty (R-7): the defenders score the court, the trick stays as played.
-    assert (d["status"], d["result"]["winner"], d["result"]["kind"]) == ("ended_by_penalty", 0, "penalty_court")
-
-
-def test_r35_a_face_down_discard_of_another_card_still_never_wins():
-    v = hidden("hidden-rung", "1:2H 2:AH 3:3H 0:4H  2:2D 3:3D 0:4D 1:KS_")
-    trick = v["deals"][0]["tricks"][1]
-    assert v["valid"] and trick["winner"] == 0 and trick["cards"][3]["face_down"] is True
-    assert v["deals"][0]["trump"]["revealed"] is None
-
-
-def test_r35_band_the_callers_show_out_with_the_marked_hidden_card_is_the_face_up_play():
-    # The golden band record: seat 0 (the caller) shows out of hearts with its face-down 2C,
-    # turned up just before the play (R-23). Marked face down it plays exactly the same (it
-    # was a bad_face_down before R-35: band has no face-down discards).
-    case = json.loads((GOLDEN / "band-auto-caller-plays-the-face-down-card.json").read_text())
-    record = case["record"]
-    events = record["deals"][0]["events"]
-    assert events[7] == {"seat": 0, "play": "2C"}
-    events[7] = dict(events[7], face_down=True)
-    v = verdict(record["preset"], record["deals"], **record["options"])
-    assert v["valid"], v["errors"]
-    golden = case["verdict"]["deals"][0]
-    reveal = golden["tricks"][1]["reveal"]
-    assert reveal["event"] == 7 and reveal["how"] == "void"
-    for shown in (golden["trump"]["revealed"], reveal):
-        shown["rule"] = shown["rule"] + ["R-35"]
-    assert v["deals"][0] == golden and v["next"] == case["verdict"]["next"]
-
-
-def test_r35_with_hands_the_callers_marked_hidden_card_on_lead_is_hidden_card_played():
-    # Seat 1 leads its hidden 7S marked face down: a face-down lead would be bad_face_down;
-    # the hidden card is led face up, shown, and is hidden_card_played (proof: the hand).
-    v = hidden("hidden-rung", "1:7S_ 2:4S 3:5S 0:6S", hands=HANDS)
-    d = v["deals"][0]
-    assert v["valid"] and codes(v) == [("hidden_card_played", 1, 0, "hand", True)]
-    assert d["tricks"][0]["cards"][0] == {"seat": 1, "card": "7S", "event": 0, "trump": True}
-    assert d["tricks"][0]["winner"] == 1
-
-
-# -- R-36: the close ends the open trick -------------------------------------------------------------
 
 def closed(preset, deals, **options):
     return adjudicate_dict({"preset": preset, "options": options, "closed": True, "deals": deals})
 
+
+# -- R-26: closing a session names the winner ------------------------------------------------------
+
+@pytest.mark.parametrize("preset,scoring", [("court-piece", "courts"), ("rr-single-sir", "rr-courts"),
+                                            ("rr-single-sir", "points"), ("seven-courts", "deal-courts"),
+                                            ("mendikot", "tens")])
+def test_r26_closing_a_session_names_the_team_ahead(preset, scoring):
+    options = {"scoring": scoring, "target": None}
+    for seed in range(40):
+        rec = random_record(preset, resolve(preset, options), 2, random.Random(seed))
+        rec = replace(rec, options=options, closed=True)
+        v = adjudicate(rec)
+        totals = [0, 0]
+        key = "points" if scoring in ("points", "tens") else "courts"
+        for d in v["deals"]:  # summed here from each deal's result, not from the match totals
+            totals[0] += d["result"][key][0]
+            totals[1] += d["result"][key][1]
+        if totals[0] != totals[1]:
+            break
+    assert v["valid"] and totals[0] != totals[1]
+    m = v["match"]
+    assert m["finished"] is True and m["closed"] is True and m["winner"] == (0 if totals[0] > totals[1] else 1)
+    assert m["rule"] == ["match.closed", "R-26"] and v["next"] is None
+
+
+def test_r26_a_closed_session_with_equal_totals_is_a_draw():
+    v = adjudicate_dict({"preset": "court-piece", "closed": True, "deals": []})
+    assert v["match"]["finished"] is True and v["match"]["winner"] is None and v["next"] is None
+
+
+# -- R-32: closing during a deal, or before the target ---------------------------------------------
+
+def test_r32_closing_during_a_deal_abandons_it_and_the_finished_deals_decide():
+    # court-piece, a session by time: seat 1 makes a court in deal 0 (dealer 0); deal 1
+    # (dealer 2, the partner) has three tricks to seat 0 when the session is closed.
+    v = closed("court-piece", [won_by(0, [1] * 7), won_by(2, [0] * 3, n=3)], play_on=False)
+    assert v["valid"] and v["errors"] == [] and v["next"] is None
+    d = v["deals"][1]
+    assert d["status"] == "abandoned" and d["result"] is None and d["next_dealer"] is None
+    assert d["tricks_won"] == [3, 0] and len(d["tricks"]) == 3  # shown, never scored
+    m = v["match"]
+    assert (m["courts"], m["winner"], m["finished"], m["closed"]) == ([0, 1], 1, True, True)
+    assert m["rule"] == ["match.closed", "R-26", "R-32"]
+
+
+def test_r32_an_abandoned_deal_is_still_checked_for_record_errors_and_its_violations_listed():
+    # Deal 1 (dealer 2, hands known): seat 0 leads trick 4's first card, a heart, and seat 1
+    # plays a club while holding hearts, then takes it back; the session is closed in that open
+    # trick. (Not taken back, the revoke would decide the deal at the bell: R-36.)
+    abandoned = won_by(2, [0] * 3, n=3, hands=True)
+    lead = next(c for c in abandoned["hands"][0][3:] if c[1] == "H")
+    club = next(c for c in abandoned["hands"][1] if c[1] == "C")
+    abandoned["events"] += [{"seat": 0, "play": lead}, {"seat": 1, "play": club}, {"seat": 1, "take_back": True}]
+    v = closed("court-piece", [won_by(0, [1] * 7), abandoned])
+    d = v["deals"][1]
+    assert v["valid"] and d["status"] == "abandoned" and d["result"] is None
+    assert [(x["code"], x["seat"], x["event"], x["corrected"], x["pending"]) for x in d["violations"]] == [
+        ("revoke", 1, 13, True, False)]  # the open trick is over at the close (R-36)
+    broken = won_by(2, [0] * 3, n=3)
+    broken["events"].append({"seat": 1, "play": "2C"})  # seat 0 leads trick 4
+    v = closed("court-piece", [won_by(0, [1] * 7), broken])
+    assert [(e["code"], e["deal"]) for e in v["errors"]] == [("out_of_turn", 1)]
+    assert v["deals"][1]["status"] == "invalid" and v["match"]["winner"] == 1 and v["match"]["finished"]
+
+
+def test_r32_an_abandoned_hidden_trump_is_turned_up_as_at_any_end():
+    # R-36: an abandoned deal is over for the hiding rules, so its hidden card is turned up
+    # (trump.hidden.end), as every reader then sees it; while live it was not.
+    deal = {"dealer": 0, "trump": {"hidden": "2D"}, "events": [{"seat": 1, "play": "AH"}]}
+    live = verdict("hidden-rung", [deal])["deals"][0]["trump"]
+    assert live["turned_up_at_end"] is False and live["suit"] is None and "rule" not in live
+    v = closed("hidden-rung", [deal])
+    trump = v["deals"][0]["trump"]
+    assert v["deals"][0]["status"] == "abandoned"
+    assert (trump["turned_up_at_end"], trump["suit"], trump["rule"]) == (True, "D", ["trump.hidden.end"])
+
+
+@pytest.mark.parametrize("preset,deals,winner", [
+    ("rr-single-sir", [won_by(0, [1] * 7)], 1),                  # 3 points to 0, target 10
+    ("rr-single-sir", [won_by(0, [1] * 7), won_by(2, [0] * 7)], 0),  # 3 against 4: the defenders' court
+    ("seven-courts", [won_by(0, [0] * 13, n=13)], 0),             # a sweep: 2 courts of 7
+])
+def test_r32_closing_before_the_target_the_team_ahead_wins(preset, deals, winner):
+    v = closed(preset, deals)
+    m = v["match"]
+    assert m["target"] is not None and m["finished"] and m["winner"] == winner
+    assert m["rule"] == ["match.closed", "R-26", "R-32"] and v["next"] is None
+
+
+def test_r32_closing_before_the_target_with_equal_totals_is_a_draw_also_during_a_deal():
+    v = closed("rr-single-sir", [won_by(0, [1] * 4, n=4)])
+    m = v["match"]
+    assert v["deals"][0]["status"] == "abandoned"
+    assert (m["points"], m["winner"], m["finished"]) == ([0, 0], None, True)
+
+
+def test_r32_a_match_already_won_is_not_changed_by_a_close():
+    deals = [won_by(0, [1] * 7), won_by(2, [1] * 7), won_by(0, [1] * 7), won_by(2, [1] * 7)]  # 4 courts: 12 points
+    v = closed("rr-single-sir", deals)
+    assert v["match"]["winner"] == 1 and v["match"]["rule"] == ["match.target"]
+
+
+def test_r32_perfect_play_is_an_option_value_like_any_other():
+    assert resolve("court-piece", {"abandoned_deal": "perfect_play"}).abandoned_deal == "perfect_play"
+    assert resolve("court-piece", {"abandoned_deal": "abandon"}) == resolve("court-piece")
+
+
+# -- R-36: the close ends the open trick -----------------------------------------------------------
 
 def revoke_in_open_trick() -> dict:
     """Dealer 2 (hands known; the callers are team 1, seat 3 calls): seat 0, a defender, wins
@@ -210,12 +224,14 @@ def test_r36_an_abandoned_deal_is_over_for_the_hiding_rules():
     assert v["deals"][0]["trump"]["suit"] == "S" and v["deals"][0]["trump"]["turned_up_at_end"] is True
 
 
-# -- R-34b: a claim unanswered at the close ---------------------------------------------------------
+# -- R-34b: a claim unanswered at the close --------------------------------------------------------
 
 # Ten filler tricks (tests/solver/claim_deals.py) leave team 0 with 6 tricks and team 1 with 4,
 # seat 0 on lead under spades with AS KS QH: seat 1's AH takes the QH whenever it is played,
 # so seat 0's claim of all three can take only two (the claim tests' failing claim).
 FINAL = ["AS KS QH", "AH JH 2C", "QS KH 2D", "JS TS TH"]
+
+
 W = [1, 1, 1, 0, 0, 0, 0, 3, 2, 0]
 
 

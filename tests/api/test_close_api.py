@@ -1,58 +1,16 @@
-"""Rulings R-34b, R-35 and R-36 (issue 28) through the store: the stored match read with and
-without the key, its revisions and pages, and the feed."""
+"""The close of a session through the store (R-32, R-34b, R-36): the close's answer, the
+stored match read with and without the key, its revisions and pages, the standings and the
+feed."""
+import pytest
+
 from tests.api.spec import validate_response
 from tests.api.test_hiding import cards_named, delivered, page_steps, public_texts
-from tests.api.test_matches import auth, make_tournament, post_match, write
+from tests.api.test_matches import auth, feed, feed_events, make_tournament, post_match, start, write
+from tests.engine.test_close import FINAL, W, revoke_in_open_trick
 from tests.engine.test_hidden import HANDS
-from tests.engine.test_rulings_r34b_r36 import FINAL, W, revoke_in_open_trick
-from tests.helpers import ev
+from tests.helpers import ev, untricked
 from tests.solver.claim_deals import endgame
 
-
-def feed(client, t):
-    return client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000", headers=auth(t["key"])).get_json()["events"]
-
-
-# -- R-35 --------------------------------------------------------------------------------------------
-
-# Hidden Rung, dealer 0: the caller, seat 1, lays 7S face down. Seat 0 wins trick 1 with AH and
-# leads 2D; the caller plays its hidden 7S marked face down: played face up, shown, a trump.
-MARKED = "1:2H 2:3H 3:4H 0:AH  0:2D 1:7S_"
-
-
-def test_r35_the_marked_hidden_card_is_seen_face_up_by_every_reader_of_a_live_deal(store_client):
-    t = make_tournament(store_client, preset="hidden-rung")
-    r = post_match(store_client, t, [{"dealer": 0, "trump": {"hidden": "7S"}, "events": ev(MARKED)}])
-    mid = r.get_json()["id"]
-    keyed = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
-    public = store_client.get(f"/v1/matches/{mid}").get_json()
-    for seen in (keyed, public):
-        d = seen["verdict"]["deals"][0]
-        assert d["status"] == "in_progress" and d["trump"]["suit"] == "S"
-        assert d["trump"]["revealed"]["how"] == "played" and d["trump"]["revealed"]["rule"][-1] == "R-35"
-        assert seen["verdict"]["next"]["table"] == [{"seat": 0, "card": "2D", "face_down": False, "event": 4},
-                                                    {"seat": 1, "card": "7S", "face_down": False, "event": 5}]
-        assert seen["record"]["deals"][0]["events"][5] == {"seat": 1, "play": "7S", "face_down": True}  # as recorded
-    assert public["record"]["deals"][0]["trump"] == {"hidden": "7S"}  # shown by the play
-    # The page: the event list names the card and the ruling, the step note says it was played face up.
-    page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
-    assert "7S" in cards_named(page) and "(marked face down: the hidden card is played face up)" in page
-    notes = [s["note"] for s in page_steps(page)]
-    assert "seat 1 plays 7♠, the hidden trump card: marked face down, it is played face up (R-35)" in notes
-    # The trick closes: the 7S trumps the diamonds and the deal ends by the penalty (R-7).
-    r = write(store_client, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": ev("2:3D 3:4D")})
-    d = r.get_json()["verdict"]["deals"][0]
-    assert (d["tricks"][1]["winner"], d["tricks"][1]["winning_card"]) == (1, "7S")
-    assert (d["status"], d["result"]["kind"], d["result"]["winner"]) == ("ended_by_penalty", "penalty_court", 0)
-    events = feed(store_client, t)
-    assert [(e["payload"]["trick"], e["payload"]["winner"]) for e in events if e["type"] == "trick.finished"] == [(1, 0), (2, 1)]
-    [found] = [e["payload"]["violation"] for e in events if e["type"] == "violation.found"]
-    assert (found["code"], found["card"], found["rule"][-3:]) == ("hidden_card_played", "7S", ["R-35", "revoke.penalty", "R-1"])
-    texts = public_texts(store_client, t, mid)
-    assert all("7S" in cards_named(text) for where, text in texts.items() if where != "revisions"), texts.keys()
-
-
-# -- R-36 --------------------------------------------------------------------------------------------
 
 def close(client, t, mid, etag):
     r = client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"]) | {"If-Match": etag})
@@ -61,6 +19,64 @@ def close(client, t, mid, etag):
     return r.get_json()
 
 
+# -- R-32: a close during a deal, a close before the target ----------------------------------------
+
+def test_r32_closing_during_a_deal_is_allowed_and_the_feed_announces_the_abandoned_deal_once(store_client):
+    from tests.helpers import won_by
+
+    t, mid, etag = start(store_client, "court-piece", [won_by(0, [1] * 7), won_by(2, [0] * 3, n=3)], play_on=False)
+    r = store_client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"], etag))
+    validate_response(r, "/v1/matches/{match_id}/close", "post")
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["status"] == "finished" and body["verdict"]["valid"]
+    assert body["verdict"]["deals"][1]["status"] == "abandoned" and body["verdict"]["deals"][1]["result"] is None
+    assert body["verdict"]["match"]["winner"] == 1
+    rows = store_client.get(f"/v1/tournaments/{t['id']}/standings").get_json()["standings"]
+    assert rows[0]["team"] == ["B", "D"] and rows[0]["won"] == 1 and rows[0]["courts_for"] == 1
+    r = feed(store_client, t)
+    validate_response(r, "/v1/tournaments/{tournament_id}/feed", "get")
+    events = untricked(r.get_json()["events"])
+    assert [e["type"] for e in events] == ["deal.finished", "deal.abandoned", "match.finished", "standings.changed"]
+    abandoned = events[1]["payload"]
+    assert (abandoned["deal"], abandoned["status"], abandoned["result"], abandoned["tricks_won"]) == (1, "abandoned", None, [3, 0])
+    assert events[2]["payload"]["closed"] is True
+    # A correction that completes the abandoned deal revises it: it is not announced a second time.
+    record = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["record"]
+    record["deals"][1] = won_by(2, [0] * 7)
+    r = store_client.put(f"/v1/matches/{mid}/record", json={"record": {"deals": record["deals"]}, "reason": "the rest"},
+                         headers=auth(t["key"], body["etag"]))
+    assert r.status_code == 200 and r.get_json()["verdict"]["deals"][1]["status"] == "complete"
+    events = untricked(feed(store_client, t).get_json()["events"])[4:]
+    assert [e["type"] for e in events][:2] == ["deal.revised", "match.revised"]
+    revised = events[0]["payload"]
+    assert revised["previous"]["status"] == "abandoned" and revised["result"]["kind"] == "goon_court"
+    assert r.get_json()["verdict"]["match"]["winner"] is None  # a court each (the goon court is 1 here): a draw
+
+
+@pytest.mark.parametrize("deals,winner", [(1, 1), (0, None)])
+def test_r32_closing_a_match_before_its_target_the_team_ahead_wins_or_it_is_a_draw(store_client, deals, winner):
+    from tests.helpers import won_by
+
+    t, mid, etag = start(store_client, "rr-single-sir", [won_by(0, [1] * 7)][:deals])
+    r = store_client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"], etag))
+    assert r.status_code == 200
+    match = r.get_json()["verdict"]["match"]
+    assert match["target"] == 10 and match["finished"] and match["winner"] == winner
+    assert match["rule"] == ["match.closed", "R-26", "R-32"]
+
+
+def test_r32_the_match_page_shows_the_abandoned_deal(store_client):
+    from tests.helpers import won_by
+
+    t, mid, etag = start(store_client, "court-piece", [won_by(0, [1] * 3, n=3)])
+    store_client.post(f"/v1/matches/{mid}/close", headers=auth(t["key"], etag))
+    page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
+    assert "status <strong>abandoned</strong>" in page and "not scored (R-32)" in page
+
+
+# -- R-36: the close ends the open trick -----------------------------------------------------------
+
 def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_deal(store_client):
     # Dealer 2, hands known: seat 0 takes tricks 1-3 and leads a heart; seat 1, holding hearts,
     # plays a club; the organiser closes the session then.
@@ -68,7 +84,7 @@ def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_
     r = post_match(store_client, t, [revoke_in_open_trick()])
     mid = r.get_json()["id"]
     assert store_client.get(f"/v1/matches/{mid}").get_json()["verdict"]["deals"][0]["violations"] == []  # proven by a hand: not public yet
-    before = len(feed(store_client, t))
+    before = len(feed_events(store_client, t))
     body = close(store_client, t, mid, r.headers["ETag"])
     d = body["verdict"]["deals"][0]
     assert body["status"] == "finished" and d["status"] == "ended_by_penalty"
@@ -78,7 +94,7 @@ def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_
     assert body["verdict"]["match"]["winner"] == 0
     public = store_client.get(f"/v1/matches/{mid}").get_json()
     assert public["verdict"] == body["verdict"] and public["record"]["deals"][0]["hands"]  # over: public whole
-    events = feed(store_client, t)[before:]
+    events = feed_events(store_client, t)[before:]
     assert [e["type"] for e in events] == ["deal.finished", "violation.found", "match.finished", "standings.changed"]
     finished = events[0]["payload"]
     assert (finished["status"], finished["result"]["kind"], finished["tricks_won"]) == ("ended_by_penalty", "penalty_court", [3, 0])
@@ -87,7 +103,6 @@ def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_
     assert rows[0]["won"] == 1 and rows[0]["courts_for"] == 1
     page = store_client.get(f"/matches/{mid}").get_data(as_text=True)
     assert "In the open trick, over when the session was closed" in page and "— decides the deal" in page
-
 
 
 def test_r36_a_correction_after_the_close_that_takes_the_revoke_away_revises_the_announced_deal(store_client):
@@ -101,17 +116,18 @@ def test_r36_a_correction_after_the_close_that_takes_the_revoke_away_revises_the
     body = close(store_client, t, mid, r.headers["ETag"])
     heart = next(c for c in deal["hands"][1][3:] if c[1] == "H")
     fixed = dict(deal, events=deal["events"][:-1] + [{"seat": 1, "play": heart}])
-    before = len(feed(store_client, t))
+    before = len(feed_events(store_client, t))
     r = write(store_client, f"/v1/matches/{mid}/record", t["key"], body["etag"],
               {"record": {"deals": [fixed]}, "reason": "the card was a heart"}, method="put")
     assert r.status_code == 200, r.get_json()
     d = r.get_json()["verdict"]["deals"][0]
     assert (d["status"], d["result"], d["violations"]) == ("abandoned", None, [])
-    events = feed(store_client, t)[before:]
+    events = feed_events(store_client, t)[before:]
     assert [e["type"] for e in events] == ["deal.revised", "violation.withdrawn", "match.revised", "standings.changed"]
     revised = events[0]["payload"]
     assert (revised["previous"]["status"], revised["now"]["status"], revised["result"]) == ("ended_by_penalty", "abandoned", None)
     assert events[2]["payload"]["match"]["winner"] is None and events[2]["payload"]["finished"] is True
+
 
 def test_r36_an_abandoned_deal_is_public_on_every_surface(store_client, store_app, monkeypatch):
     # Rung Royal's Hidden Rung, hands known, the caller's 3S face down; AH, 4S, 4H played, closed.
@@ -137,13 +153,13 @@ def test_r36_an_abandoned_deal_is_public_on_every_surface(store_client, store_ap
         assert page_steps(texts[f"revision page {n}"])[0]["hands"] is not None, n
     assert page_steps(texts["page"])[-1]["hands"][0] is not None and "2S" in cards_named(texts["page"])
     assert "hidden until the deal ends" not in texts["page"]
-    events = feed(store_client, t)
+    events = feed_events(store_client, t)
     abandoned = next(e["payload"] for e in events if e["type"] == "deal.abandoned")
     assert (abandoned["status"], abandoned["result"]) == ("abandoned", None)
     assert any('"deal.abandoned"' in b for b in bodies)
 
 
-# -- R-34b -------------------------------------------------------------------------------------------
+# -- R-34b: a claim unanswered at the close --------------------------------------------------------
 
 def test_r34b_a_claim_unanswered_at_the_close_is_settled_and_announced_once(store_client):
     # Seven courts, hands known: ten filler tricks, then seat 0 (AS KS QH under spades) claims
@@ -154,7 +170,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_and_announced_once(stor
     mid = r.get_json()["id"]
     r = write(store_client, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": [{"seat": 0, "claim": 3}]})
     assert r.get_json()["verdict"]["next"]["claim"]["answer_from"] == [1, 3]
-    before = len(feed(store_client, t))
+    before = len(feed_events(store_client, t))
     body = close(store_client, t, mid, r.headers["ETag"])
     d = body["verdict"]["deals"][0]
     c = d["claim"]
@@ -163,7 +179,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_and_announced_once(stor
     assert body["verdict"]["match"]["winner"] == 0
     public = store_client.get(f"/v1/matches/{mid}").get_json()
     assert public["verdict"] == body["verdict"] and public["record"]["deals"][0]["hands"] == hands
-    events = feed(store_client, t)[before:]
+    events = feed_events(store_client, t)[before:]
     assert [e["type"] for e in events] == ["trick.finished"] * 3 + ["deal.finished", "match.finished", "standings.changed"]
     finished = events[3]["payload"]
     assert (finished["status"], finished["claim"]["at_close"], finished["claim"]["awarded"]) == ("complete", True, 2)
