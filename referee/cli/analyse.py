@@ -73,11 +73,11 @@ def _happened(verdict: dict) -> dict:
 
 
 def positions(task: Task) -> int:
-    """How many positions a task searches (for the progress bar)."""
-    from referee.solver.review import deal_positions
+    """How many moves a task reviews (for the progress bar)."""
+    from referee.solver.review import reviewed_moves
 
     deal = task.record["deals"][task.deal]
-    return len(deal_positions(Record.from_dict(task.record), task.deal, _settler())[0]) if deal.get("hands") else 0
+    return len(reviewed_moves(Record.from_dict(task.record), task.deal, _settler())[0]) if deal.get("hands") else 0
 
 
 def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:

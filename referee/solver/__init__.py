@@ -130,6 +130,29 @@ class Solver:
         return Analysis(self.objective, seat, show(value), [(as_move(m), show(v)) for m, v in cards],
                         [(s, as_move(m)) for s, m in plays], result, tuple(end.tricks_won), search.nodes - before)
 
+    def move_value(self, deal: Deal, move, limit: SearchLimit | None = None) -> tuple:
+        """(best, value): the value of `deal`'s position for the seat to play's team, and that
+        of `move` (a card, or REVEAL_MOVE) played there: what DDS's AnalysePlay asks at each
+        card of a played deal, no other move's value and no line."""
+        root = deal.copy()
+        root.play_all = self.objective == "tricks"
+        root.finish()
+        driver = self.prepare(root, team_of(root.to_play), limit)
+        search = driver.search
+        before = search.nodes
+        try:
+            best = driver.value()
+            gain = search.push(position.move_of(move))
+            try:
+                rest = driver.after(0, best)
+            finally:
+                search.pop()
+        finally:
+            self.nodes += search.nodes - before
+        value = rest + gain if self.objective == "tricks" else rest
+        show = (lambda v: v) if self.objective == "tricks" else decode
+        return show(best), show(value)
+
     def _candidates(self) -> list:
         """The values the deal can still end with, from the tally now (a superset)."""
         s = self._search

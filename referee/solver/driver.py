@@ -67,6 +67,10 @@ class Driver:
             out.append((move, worth[twin]))
         return out
 
+    def after(self, kk, guess):
+        """The value from the position a move has just made (pushed on the search)."""
+        return self._after(kk, guess)
+
     def _after(self, kk, guess):
         s = self.search
         if s.over():

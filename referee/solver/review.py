@@ -364,19 +364,60 @@ class DealReview(NamedTuple):
 
 def review_deal(record: Record, index: int, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
                 progress: Callable[[int, int], None] | None = None, settler=None) -> DealReview:
-    """The costly plays of deal `index` (it needs hands) from its whole analysis, each position
-    under a fresh `limit()` (the line only from the first lead). `progress(done, total)` is
-    called after each position; `settler`: for the deal's claim."""
+    """The costly plays of deal `index` (it needs hands), as DDS's AnalysePlay finds them: the
+    value of each position before a move and after it, for the mover's team, on one Solver (a
+    move cost when the tricks it takes at once and the value after it fall short of the value
+    before), each value under a fresh `limit()`; perfect play from the first lead with its
+    line. `progress(done, total)` is called after each move; `settler`: for the deal's claim."""
+    fresh = limit or SearchLimit
+    solver = Solver(objective)
     try:
-        whole = DealAnalysis(record, index, objective, PerPosition(limit or SearchLimit), line={0}, settler=settler)
+        perfect = _try(lambda: solver.solve(_position(record, index, 0, settler=settler), fresh()))
     except (UnsolvablePosition, RecordError) as exc:
         return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
-    for done, _ in enumerate(whole, 1):
+    moves, stopped = reviewed_moves(record, index, settler)
+    costly, unanalysed, stop = [], [], None
+    for done, j in enumerate(moves, 1):
+        try:
+            found = _costly_move(record, index, j, solver, fresh, settler)
+        except SearchLimitExceeded:
+            unanalysed.append(j)
+        except (UnsolvablePosition, RecordError) as exc:  # the deal cannot be searched past here
+            stop = f"event {j + 1}: {exc}"  # counted from 1, as every message
+            break
+        else:
+            if found is not None:
+                costly.append(found)
         if progress is not None:
-            progress(done, len(whole.events))
-    first = whole.found.get(0)
-    moves = set(plays(record, index))
-    stop = whole.first_stop()
-    return DealReview(index, objective, first.analysis if isinstance(first, Solved) else None, whole.costly(),
-                      [j for j in whole.of(PastLimit) if j in moves],
-                      None if stop is None else f"event {stop[0] + 1}: {stop[1]}")  # counted from 1
+            progress(done, len(moves))
+    if stop is None and stopped is not None:
+        stop = f"event {stopped.event + 1}: {stopped.message}"
+    return DealReview(index, objective, perfect, costly, unanalysed, stop)
+
+
+def _try(run: Callable[[], Analysis]) -> Analysis | None:
+    try:
+        return run()
+    except SearchLimitExceeded:
+        return None
+
+
+def reviewed_moves(record: Record, index: int, settler=None) -> tuple[list[int], RecordError | None]:
+    """The events a review looks at (moves of the seat to play, at positions the replay
+    reaches), and the record error that ends the replay."""
+    counts, stopped = deal_positions(record, index, settler)
+    reached = set(counts)
+    return [j for j in plays(record, index) if j in reached], stopped
+
+
+def _costly_move(record: Record, index: int, j: int, solver: Solver, fresh, settler) -> CostlyPlay | None:
+    """Event j's move, when it cost its team: its value against the best at that moment."""
+    before = _position(record, index, j, settler=settler)
+    event = record.deals[index].events[j]
+    if before.is_over or before.to_play != event.seat:
+        return None  # a play after the end or out of turn: the verdict's business, not a choice
+    move = REVEAL_MOVE if event.kind == REVEAL else event.card
+    best, value = solver.move_value(before, move, fresh())
+    if value == best:
+        return None
+    return CostlyPlay(index, j, before.number, event.seat, _name(move), value, best, cost_words(best, value, record))

@@ -76,7 +76,7 @@ def test_positions_past_the_limit_are_listed_the_late_ones_analysed():
     review = review_deal(rec, 0, "tricks", lambda: SearchLimit(nodes=1000), lambda done, total: seen.append((done, total)))
     assert review.perfect is None and review.unanalysed and review.unanalysed == sorted(review.unanalysed)
     assert 40 not in review.unanalysed and review.unanalysed[0] == 0  # 2 tricks left: quick; the first lead: not
-    assert seen == [(n, 49) for n in range(1, 50)]  # every position with a seat to play: 48 plays and the one after
+    assert seen == [(n, 48) for n in range(1, 49)]  # every move reviewed: the 48 plays
 
 
 def test_the_cost_in_words_follows_the_outcome_order():
@@ -169,3 +169,17 @@ def test_positions_after_an_illegal_play_on_record_are_said_to_be_unanalysable()
     assert isinstance(found[5], Solved) and all(isinstance(found[n], Unanalysable) for n in (6, 7))
     assert "illegal play on record" in found[6].detail
     assert review_deal(record(events), 0, "tricks").stopped.startswith("event 7: the deal has an illegal play")
+
+
+@pytest.mark.parametrize("objective", ["tricks", "score"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_review_finds_the_costly_plays_every_value_of_the_whole_deal_shows(seed, objective):
+    """The review asks two values a move (before it, and the move's), as DDS's AnalysePlay
+    does; the whole deal's analysis finds every card's value at every position: the costly
+    plays are the same (from the 5th trick on, so that the suite stays quick)."""
+    rec = Record.from_dict(random_deal(seed, 36))
+    review = review_deal(rec, 0, objective)
+    whole = DealAnalysis(rec, 0, objective, line=False, first=16)
+    list(whole)
+    assert whole.of(PastLimit) == [] and not [j for j in review.unanalysed if j >= 16]
+    assert [c for c in review.costly if c.event >= 16] == whole.costly()
