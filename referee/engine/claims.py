@@ -1,33 +1,19 @@
-"""Claims (R-33): a seat claims tricks for its team, the other team accepts or disputes.
+"""Table claims (R-33): a seat claims tricks for its team, the other team accepts or disputes.
 
-`ClaimRules` is part of `Deal` (a mixin, like the hidden trump's rules). The engine only
-checks the claim and its answer and then holds the deal, answered, for settling: settling
-needs perfect play, which lives above the engine (referee.solver imports the engine), so
-it is handed in through `referee.engine.settlement`. The referee's plays along the line
-are then pushed as ordinary plays (`play_line`).
+The engine only checks the claim and its answer and then holds the deal, answered, for
+settling: settling needs perfect play, which lives above the engine (referee.solver imports
+the engine), so the caller hands it in (`settlement.Settler`). The referee's plays along the
+line are then pushed as ordinary plays (`play_line`).
+
+Functions of a `Deal`'s state that the replay calls (`Deal` has the readers' ones as methods).
+A claim is always a table claim: what a show-out says of a hand is a declared void (`voids.py`).
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from .errors import RecordError
-
-CLAIM, ACCEPT, DISPUTE = "claim", "accept", "dispute"
-ANSWERS = (ACCEPT, DISPUTE)
-CLAIM_KINDS = (CLAIM, ACCEPT, DISPUTE)
-
-
-class ClaimEvent(NamedTuple):
-    """A claim (`tricks`: the tricks claimed) or its answer; shaped like `playrecord.Event`."""
-    seat: int
-    kind: str  # CLAIM, ACCEPT or DISPUTE
-    tricks: int | None = None
-    face_down: bool = False
-
-    def describe(self) -> str:
-        if self.kind == CLAIM:
-            return f"seat {self.seat} claims {self.tricks} of the remaining tricks"
-        return f"seat {self.seat} {'accepts' if self.kind == ACCEPT else 'disputes'} the claim"
+from .hidden import show
+from .legal import slot
+from .playrecord import ANSWERS, CLAIM, ClaimEvent  # the claim and its answers as the record has them
 
 
 class TableClaim:
@@ -60,66 +46,63 @@ class TableClaim:
         return {**data, **self.settled} if self.settled is not None else data
 
 
-class ClaimRules:
-    """R-33 for `Deal`: the claim event, its answer, and nothing after it."""
+def awaiting_answer(deal) -> bool:
+    return deal.claimed is not None and deal.claimed.answer is None
 
-    claimed: TableClaim | None = None
-    _settling = False
 
-    @property
-    def awaiting_answer(self) -> bool:
-        return self.claimed is not None and self.claimed.answer is None
+def awaiting_settlement(deal) -> bool:
+    """Answered, and not yet finished along the referee's line."""
+    return deal.claimed is not None and deal.claimed.answer is not None and deal.claimed.settled is None
 
-    @property
-    def awaiting_settlement(self) -> bool:
-        """Answered, and not yet finished along the referee's line."""
-        return self.claimed is not None and self.claimed.answer is not None and self.claimed.settled is None
 
-    def remaining(self) -> int:
-        """The tricks a claim may count: those still to come, the current one included, and
-        in pile games the pile waiting to be collected."""
-        return 14 - self.number + self.collection.pile
+def remaining(deal) -> int:
+    """The tricks a claim may count: those still to come, the current one included, and
+    in pile games the pile waiting to be collected."""
+    return 14 - deal.number + deal.collection.pile
 
-    def _claim_event(self, ev: ClaimEvent, i: int) -> None:
-        if ev.kind != CLAIM:
-            raise RecordError("bad_answer", f"{ev.describe()}, but no claim is waiting for an answer", i)
-        if self.hands is None:
-            raise RecordError("claim_without_hands", f"{ev.describe()}: a claim faces every hand, so it needs "
-                              "the deal's hands in the record", i)
-        k = self.filled if self.first_back is None else self.position
-        turn = (self.leader + k) & 3
-        if ev.seat != turn:
-            raise RecordError("bad_claim", f"{ev.describe()} in trick {self.number}, but it is seat {turn}'s turn", i)
-        if not 0 <= ev.tricks <= self.remaining():
-            raise RecordError("bad_claim", f"{ev.describe()}, but only {self.remaining()} remain to be taken", i)
-        self.claimed = TableClaim(ev.seat, ev.tricks, i)
-        if self.trump.is_hidden:  # every hand is faced: the face-down trump too
-            self._reveal_trump(ev.seat, i, "claim")
 
-    def _after_claim(self, ev, i: int) -> None:
-        """An event once a claim is made: its answer, or an error."""
-        claim = self.claimed
-        if claim.answer is not None:
-            raise RecordError("play_after_claim", f"{ev.describe()} after the claim of seat {claim.seat} was "
-                              f"answered (event {claim.answer_event + 1}): the referee finishes the deal", i)
-        if ev.kind not in ANSWERS:
-            raise RecordError("play_after_claim" if ev.kind != CLAIM else "bad_claim",
-                              f"{ev.describe()} while the claim of seat {claim.seat} waits for an answer", i)
-        if ev.seat & 1 == claim.team:
-            raise RecordError("bad_answer", f"{ev.describe()}, but seat {ev.seat} is of the claimer's team: "
-                              f"seat {' or '.join(map(str, claim.answer_from))} answers", i)
-        claim.answer, claim.answered_by, claim.answer_event = ev.kind, ev.seat, i
+def claim(deal, ev: ClaimEvent, i: int) -> None:
+    """A claim event with no claim made yet: the claim, or the record error it is."""
+    if ev.kind != CLAIM:
+        raise RecordError("bad_answer", f"{ev.describe()}, but no claim is waiting for an answer", i)
+    if deal.hands is None:
+        raise RecordError("claim_without_hands", f"{ev.describe()}: a claim faces every hand, so it needs "
+                          "the deal's hands in the record", i)
+    turn = (deal.leader + slot(deal)) & 3
+    if ev.seat != turn:
+        raise RecordError("bad_claim", f"{ev.describe()} in trick {deal.number}, but it is seat {turn}'s turn", i)
+    if not 0 <= ev.tricks <= remaining(deal):
+        raise RecordError("bad_claim", f"{ev.describe()}, but only {remaining(deal)} remain to be taken", i)
+    deal.claimed = TableClaim(ev.seat, ev.tricks, i)
+    if deal.trump.is_hidden:  # every hand is faced: the face-down trump too
+        show(deal, ev.seat, i, "claim")
 
-    def play_line(self, events, push_all=None) -> None:
-        """The referee's plays (a settled claim's line, perfect play at the bell), pushed
-        through the ordinary rules (by `push_all`, a recorder's, when given)."""
-        self._settling = True
-        try:
-            if push_all is not None:
-                push_all(events)
-            else:
-                for ev in events:
-                    self.push(ev)
-            self.finish()
-        finally:
-            self._settling = False
+
+def answer(deal, ev, i: int) -> None:
+    """An event once a claim is made: its answer, or an error."""
+    made = deal.claimed
+    if made.answer is not None:
+        raise RecordError("play_after_claim", f"{ev.describe()} after the claim of seat {made.seat} was "
+                          f"answered (event {made.answer_event + 1}): the referee finishes the deal", i)
+    if ev.kind not in ANSWERS:
+        raise RecordError("play_after_claim" if ev.kind != CLAIM else "bad_claim",
+                          f"{ev.describe()} while the claim of seat {made.seat} waits for an answer", i)
+    if ev.seat & 1 == made.team:
+        raise RecordError("bad_answer", f"{ev.describe()}, but seat {ev.seat} is of the claimer's team: "
+                          f"seat {' or '.join(map(str, made.answer_from))} answers", i)
+    made.answer, made.answered_by, made.answer_event = ev.kind, ev.seat, i
+
+
+def play_line(deal, events, push_all=None) -> None:
+    """The referee's plays (a settled claim's line, perfect play at the bell), pushed
+    through the ordinary rules (by `push_all`, a recorder's, when given)."""
+    deal.settling = True
+    try:
+        if push_all is not None:
+            push_all(events)
+        else:
+            for ev in events:
+                deal.push(ev)
+        deal.finish()
+    finally:
+        deal.settling = False

@@ -28,18 +28,22 @@ class Pile:
     the next trick forms a new pair with this one. With `pile_after_collect:
     each_win` a run that has collected stays hot: each further win by the same
     player collects that trick at once (pile.each-win).
+
+    Its state, for readers (the solver's positions): `pile`, and of the last trick its
+    winner (`last_winner`), winning card, whether trumps were established by then, whether
+    it collected, and whether the run is `hot`.
     """
 
     def __init__(self, options: Options):
         self.options = options
         self.pile = 0
         self.rule: list[str] | None = None
-        self._prev_winner: int | None = None
-        self._prev_card = None
-        self._prev_established = False
-        self._prev_collected = True
+        self.last_winner: int | None = None
+        self.last_card = None
+        self.last_established = False
+        self.last_collected = True
         self._each_win = options.pile_after_collect == "each_win"
-        self._hot = False  # each_win: the previous trick's winner has collected in this run
+        self.hot = False  # each_win: the previous trick's winner has collected in this run
 
     def _blocked_by(self, number: int, winning_card, trump_suit) -> str | None:
         """The option (its rule id) that keeps this trick from collecting, or None."""
@@ -48,7 +52,7 @@ class Pile:
             return "pile.first-pair"
         if number in o.pile_no_collect_after:
             return "pile.no-collect-after"
-        if o.pile_ace_on_ace and winning_card.is_ace and self._prev_card is not None and self._prev_card.is_ace:
+        if o.pile_ace_on_ace and winning_card.is_ace and self.last_card is not None and self.last_card.is_ace:
             return "pile.ace-on-ace"
         if o.pile_ace_no_seal != "none" and winning_card.is_ace:
             if o.pile_ace_no_seal == "any":
@@ -58,7 +62,7 @@ class Pile:
         return None
 
     def _pair_open_for(self, winner: int) -> bool:
-        return self._prev_winner == winner and (self._hot or not self._prev_collected and self._prev_established)
+        return self.last_winner == winner and (self.hot or not self.last_collected and self.last_established)
 
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
         """Add the trick to the pile; return the collecting team or None."""
@@ -67,9 +71,9 @@ class Pile:
         blocked = self._blocked_by(number, winning_card, trump_suit) if pair else None
         collects = number == 13 or (pair and blocked is None)
         self.rule = self._why(number, winner, pair, blocked, collects)
-        self._hot = self._each_win and pair and (collects or self._hot and blocked is not None)
-        self._prev_winner, self._prev_card = winner, winning_card
-        self._prev_established, self._prev_collected = established, collects
+        self.hot = self._each_win and pair and (collects or self.hot and blocked is not None)
+        self.last_winner, self.last_card = winner, winning_card
+        self.last_established, self.last_collected = established, collects
         if collects:
             self.pile = 0
             return team_of(winner)
@@ -79,11 +83,11 @@ class Pile:
         """The rules behind what happened to the pile at this trick (None: it just grew)."""
         if collects:
             if pair and blocked is None:
-                return ["pile.each-win"] if self._hot and self._prev_winner == winner else ["pile.collect"]
+                return ["pile.each-win"] if self.hot and self.last_winner == winner else ["pile.collect"]
             return ["pile.last-trick"]
         if blocked is not None:
             return [blocked, "R-8"]
-        if self._prev_winner == winner and not self._prev_collected and not self._prev_established:
+        if self.last_winner == winner and not self.last_collected and not self.last_established:
             return ["pile.delayed"]  # a pair whose first trick came before trumps were known
         return None
 
@@ -91,11 +95,11 @@ class Pile:
         """The seat that would collect by winning the next trick (card options aside)."""
         if next_number == 13:
             return None  # anyone winning the 13th takes the rest
-        if self._prev_winner is not None and self._pair_open_for(self._prev_winner):
+        if self.last_winner is not None and self._pair_open_for(self.last_winner):
             o = self.options
             if next_number in o.pile_no_collect_after or (next_number == 2 and not o.pile_first_pair_collects):
                 return None
-            return self._prev_winner
+            return self.last_winner
         return None
 
 

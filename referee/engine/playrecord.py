@@ -7,10 +7,12 @@ from operator import itemgetter
 from typing import Any, NamedTuple
 
 from .cards import _PARSE, SUITS, Card, parse_suit
-from .claims import ACCEPT, CLAIM, DISPUTE, ClaimEvent
 from .errors import InvalidCardError, RecordFormatError
 
 PLAY, REVEAL, TAKE_BACK = "play", "reveal", "take_back"
+CLAIM, ACCEPT, DISPUTE = "claim", "accept", "dispute"  # a table claim and its answers (R-33)
+ANSWERS = (ACCEPT, DISPUTE)
+CLAIM_KINDS = (CLAIM, ACCEPT, DISPUTE)
 
 
 class Event(NamedTuple):
@@ -25,6 +27,19 @@ class Event(NamedTuple):
         if self.kind == REVEAL:
             return f"seat {self.seat} reveals the trump"
         return f"seat {self.seat} takes back their card"
+
+
+class ClaimEvent(NamedTuple):
+    """A table claim (`tricks`: the tricks claimed) or its answer (R-33); shaped like `Event`."""
+    seat: int
+    kind: str  # CLAIM, ACCEPT or DISPUTE
+    tricks: int | None = None
+    face_down: bool = False
+
+    def describe(self) -> str:
+        if self.kind == CLAIM:
+            return f"seat {self.seat} claims {self.tricks} of the remaining tricks"
+        return f"seat {self.seat} {'accepts' if self.kind == ACCEPT else 'disputes'} the claim"
 
 
 class TrumpSpec(NamedTuple):

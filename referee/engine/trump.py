@@ -21,12 +21,13 @@ class Trump:
     """The trump of one deal.
 
     `suit` is the trump suit once the table knows it (None while hidden or unset);
-    `card` the hidden or turned-up card, if any. Modes differ only in when `suit`
+    `card` the hidden or turned-up card, if any; `secret_suit` the suit as set when dealt
+    (the face-down card's, known to its caller, before the table knows it). Modes differ only in when `suit`
     becomes known: at once (called, blind, random), at a reveal (hidden, band), or
     at the first card played by a player who cannot follow (first_void).
     """
 
-    __slots__ = ("mode", "suit", "card", "by", "band_reveal", "revealed", "set_by", "_secret",
+    __slots__ = ("mode", "suit", "card", "by", "band_reveal", "revealed", "set_by", "secret_suit",
                  "is_concealed_mode", "is_hidden")
 
     def __init__(self, mode: str, suit: str | None = None, card: Card | None = None,
@@ -37,7 +38,7 @@ class Trump:
         self.band_reveal = band_reveal if mode == "band" else "ask"
         self.revealed: dict | None = None  # {"trick", "event", "seat", "implied"?}
         self.set_by: dict | None = None     # first_void: who set it
-        self._secret = suit
+        self.secret_suit = suit
         self.is_concealed_mode = mode in ("hidden", "band")
         self.is_hidden = self.is_concealed_mode  # the face-down card is still face down
         self.suit = None if self.is_concealed_mode or mode == "first_void" else suit
@@ -53,7 +54,7 @@ class Trump:
 
     def reveal(self, trick: int, event: int, seat: int, how: str) -> None:
         self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how, "rule": REVEAL_RULES[how]}
-        self.suit = self._secret
+        self.suit = self.secret_suit
         self.is_hidden = False
 
     def set_first_void(self, suit: str, trick: int, event: int, seat: int) -> None:
@@ -76,7 +77,7 @@ class Trump:
             if self.revealed is None:
                 data["turned_up_at_end"] = finished
                 if finished:
-                    data["suit"] = self._secret
+                    data["suit"] = self.secret_suit
                     data["rule"] = ["trump.hidden.end"]
         elif self.card is not None:
             data["card"] = str(self.card)

@@ -1,21 +1,14 @@
-"""Rule breaches at the table, and the void claims that prove them (revoke.*, R-2, R-7)."""
+"""Rule breaches at the table (revoke.*, R-1, R-7). Most illegal plays are a declared void
+proven false (`voids.py`)."""
 from __future__ import annotations
 
-from .cards import SUIT_NAMES, Card
+from .cards import Card
+from .errors import RecordError
 
 ILLEGAL_PLAYS = frozenset({
     "revoke", "ask_while_able_to_follow", "must_trump_after_ask",
     "must_lead_trump_after_reveal", "hidden_card_played",
 })
-
-_WHAT = {
-    "revoke": "played {card} on a {led} lead",
-    "ask_while_able_to_follow": "asked for the hidden trump on a {led} lead",
-    "must_trump_after_ask": "played {card} after the trump was shown to them",
-    "must_lead_trump_after_reveal": "showed the trump on lead and then led {card}",
-    "hidden_card_played": "followed a {led} lead with the face-down trump card {card}",
-}
-
 
 # The rule each breach breaks (rulebook ids); `Violation.rule` adds how it was proven and judged.
 BREACH_RULES = {
@@ -39,14 +32,14 @@ class Violation:
     def __init__(self, code: str, seat: int, message: str, trick: int | None = None,
                  event: int | None = None, card: Card | None = None, led: str | None = None,
                  proof: str | None = None, proof_event: int | None = None,
-                 play_event: int | None = None, linked: "Claim | None" = None):
+                 play_event: int | None = None, linked=None):
         self.code, self.seat, self.message = code, seat, message
         self.trick, self.event, self.card, self.led = trick, event, card, led
         self.proof, self.proof_event, self.play_event = proof, proof_event, play_event
         self.corrected = False
         self.penalty = False
         self.pending = False  # R-28: its trick is still open, so it may be taken back
-        self.linked = linked
+        self.linked = linked  # the declared void (voids.Void) this breach proved false
         self.extra_rules: tuple[str, ...] = ()
         self.proof_card: Card | None = None  # the card that proves it: held in hand, or played later
 
@@ -82,44 +75,8 @@ class Violation:
         return data
 
 
-class Claim:
-    """A play that says 'I hold no card of this suit'. Proven false by the hand,
-    or later by the same player playing a card of the suit (R-2)."""
-
-    __slots__ = ("code", "seat", "suit", "trick", "event", "card", "led", "play_event",
-                 "excluded", "corrected", "asked", "band")
-
-    def __init__(self, code, seat, suit, trick, event, card, led, play_event, excluded, asked=None, band=False):
-        self.code, self.seat, self.suit, self.trick, self.event = code, seat, suit, trick, event
-        self.card, self.led, self.play_event, self.excluded = card, led, play_event, excluded
-        self.corrected = False
-        self.asked = asked  # must_trump_after_ask: the ask claim it depends on (R-13)
-        self.band = band    # made by band's automatic reveal (R-23), not by an ask
-
-    def violation(self, proof: str, evidence: Card, proof_event: int | None) -> Violation:
-        what = _WHAT.get(self.code, self.code).format(card=self.card.face if self.card else None, led=SUIT_NAMES.get(self.led, self.led))
-        if proof == "hand":
-            why = f"while holding {evidence.face}"
-        else:
-            another = "another " if self.code == "hidden_card_played" else "a "
-            why = f"and later played {evidence.face} (event {proof_event + 1}), so held {another}{SUIT_NAMES[self.suit]}"
-        v = Violation(self.code, self.seat, f"seat {self.seat} {what} {why}", self.trick, self.event,
-                      self.card, self.led, proof, proof_event, self.play_event, self)
-        v.proof_card = evidence
-        v.corrected = self.corrected
-        return v
-
-    def unproven(self, face_down: bool = False) -> dict:
-        data = {"code": self.code, "trick": self.trick, "event": self.event, "seat": self.seat,
-                "card": str(self.card) if self.card else None, "void": self.suit,
-                "message": self._unproven_message()}
-        if face_down:
-            data["face_down"] = True
-        return data
-
-    def _unproven_message(self) -> str:
-        suit = SUIT_NAMES[self.suit]
-        if self.code == "hidden_card_played":
-            return (f"seat {self.seat} followed with the face-down trump card {self.card.face} at event {self.event + 1}; "
-                    f"whether they held another {suit} is not known yet")
-        return f"seat {self.seat} showed out of {suit}s at event {self.event + 1} and was never contradicted"
+def add(deal, violation: Violation) -> None:
+    """A breach found in `deal`; under `illegal_play: reject` an illegal play is refused (R-3)."""
+    deal.violations.append(violation)
+    if deal.options.illegal_play == "reject" and violation.is_illegal_play:
+        raise RecordError("illegal_play", f"illegal play: {violation.message}", violation.event)

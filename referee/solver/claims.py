@@ -144,11 +144,11 @@ def _relative(pos: Deal) -> tuple:
 
 def _state(pos: Deal, exact: bool = False) -> tuple:
     trump = pos.trump
-    pairs = tuple(vars(pos._pairs).values()) if pos._pairs is not None else None
+    pairs = tuple(vars(pos.pairs).values()) if pos.pairs is not None else None
     collection = tuple(_frozen(v) for k, v in sorted(vars(pos.collection).items()) if k not in ("options", "rule"))
     hands = tuple(sum(1 << c.index for c in h) for h in pos.hands) if exact else _relative(pos)
     return (hands, pos.leader, len(pos.tricks),
-            tuple(pos.tricks_won), tuple(pos.tens_won), pos._pile_tens, collection, _frozen(pairs),
+            tuple(pos.tricks_won), tuple(pos.tens_won), pos.pile_tens, collection, _frozen(pairs),
             trump.suit, trump.is_hidden, trump.revealed["event"] if trump.revealed else None,
             pos.first_seven, pos.play_on, pos.court_made, pos.ended, pos.lead_must_trump)
 

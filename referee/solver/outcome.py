@@ -49,7 +49,7 @@ class Scorer:
     def value(self, tally) -> int:
         """The outcome of a finished deal; `tally` is a Deal or anything with its `facts`."""
         won = tuple(tally.tricks_won)
-        pairs = tally._pairs  # Band Rang: the deal goes to the deciding pair, whatever the tricks
+        pairs = tally.pairs  # Band Rang: the deal goes to the deciding pair, whatever the tricks
         key = (won, tally.first_seven, tuple(tally.tens_won), pairs and (pairs.winner, pairs.kind))
         v = self._memo.get(key)
         if v is None:

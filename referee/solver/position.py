@@ -37,7 +37,7 @@ def rules(deal: Deal) -> tuple:
             int(o.pile_first_pair_collects), no_collect, int(o.pile_ace_on_ace), _SEAL[o.pile_ace_no_seal],
             int(o.pile_after_collect == "each_win"), int(mode == "first_void"), int(deal.trump.is_concealed_mode),
             int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else BAND_ASK,
-            int(deal._pairs is not None), int(deal._pairs is not None and deal._pairs.hidden),
+            int(deal.pairs is not None), int(deal.pairs is not None and deal.pairs.hidden),
             int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers)
 
 
@@ -55,21 +55,21 @@ def load(search, deal: Deal, team: int) -> None:
     for p in deal.slots[:deal.position]:
         card = p[1]
         table.append((p[0], card.index // 13, card.strength, (1 if p[4] else 0) | (2 if p[3] else 0)))
-    secret = trump._secret if trump.is_concealed_mode else None
+    secret = trump.secret_suit if trump.is_concealed_mode else None
     revealed = trump.revealed is not None
     reveal_k = deal.trick_reveal["after_cards"] if deal.trick_reveal else (0 if revealed else 4)
     pile = deal.collection
     if deal.options.collection == "pile":
-        prev = pile._prev_card
-        piled = (pile.pile, -1 if pile._prev_winner is None else pile._prev_winner, int(prev is not None and prev.is_ace),
-                 int(pile._prev_established), int(pile._prev_collected), int(pile._hot))
+        prev = pile.last_card
+        piled = (pile.pile, -1 if pile.last_winner is None else pile.last_winner, int(prev is not None and prev.is_ace),
+                 int(pile.last_established), int(pile.last_collected), int(pile.hot))
     else:
         piled = (0, -1, 0, 0, 1, 0)
-    pairs = deal._pairs
+    pairs = deal.pairs
     run = (-1, 0, 0, KIND_NONE, 0) if pairs is None else (
         -1 if pairs.run_by is None else pairs.run_by, pairs.run, int(pairs.deferred),
         _kind(pairs.kind), 0 if pairs.winner is None else pairs.winner)
-    tally = (deal.tricks_won[0], deal.tricks_won[1], deal.tens_won[0], deal.tens_won[1], deal._pile_tens,
+    tally = (deal.tricks_won[0], deal.tricks_won[1], deal.tens_won[0], deal.tens_won[1], deal.pile_tens,
              -1 if deal.first_seven is None else deal.first_seven, int(deal.play_on), 0, int(deal.is_over))
     search.load(hands, table, deal.leader, deal.number, _suit(trump.suit), _suit(secret), int(trump.is_hidden),
                 trump.card.index if trump.is_hidden else -1, int(revealed),

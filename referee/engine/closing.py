@@ -1,0 +1,56 @@
+"""How a trick closes (trick.winner, collection.*, pile.*, score.tens): its winner, where the
+trick goes (taken at once, or piled until a pair collects it), the tens it carries, its
+place in the deal's list of tricks; then whether the deal has ended (`ending.py`) and the
+next trick, led by the winner.
+
+A function of a `Deal`'s state that the replay calls once a trick's four cards stand and
+the next event is no take-back (R-12), or the record ends there.
+"""
+from __future__ import annotations
+
+from .ending import check_end
+from .trick import CARD, EVENT, SEAT, Play, Trick, winning_play
+
+
+def close_trick(deal, last_event: int) -> None:
+    """Close the trick on the table, whose last event is `last_event`."""
+    plays = tuple(deal.slots)
+    trump_suit = deal.trump.suit
+    win = winning_play(plays, trump_suit)
+    seat, card = win[SEAT], win[CARD]
+    number = len(deal.tricks) + 1
+    collection = deal.collection
+    taken = collection.pile + 1
+    options = deal.options
+    team = collection.on_trick(number, seat, card, trump_suit,
+                               _established(deal, win) if options.collection == "pile" else True)
+    if options.scoring == "tens":
+        _count_tens(deal, plays, team)
+    if team is None:
+        taken = 0
+    else:
+        deal.tricks_won[team] += taken
+    deal.tricks.append(tuple.__new__(Trick, (number, deal.leader, plays, seat, card, team,
+                                             collection.pile, taken, deal.trick_reveal, deal.trick_trump_set,
+                                             collection.rule)))
+    deal.trick_ends.append(last_event)
+    check_end(deal, number, seat, card)
+    deal.next_trick(seat)
+
+
+def _count_tens(deal, plays: tuple[Play, ...], team: int | None) -> None:
+    """Tens travel with the tricks: a piled trick's tens go to whoever collects it."""
+    deal.pile_tens += sum(p[CARD].is_ten for p in plays)
+    if team is not None:
+        deal.tens_won[team] += deal.pile_tens
+        deal.pile_tens = 0
+
+
+def _established(deal, win: Play) -> bool:
+    """Delayed-trump pile games: may this trick start a collecting pair (§6)?"""
+    trump = deal.trump
+    if trump.mode == "first_void":
+        return trump.suit is not None
+    if trump.is_concealed_mode:
+        return trump.revealed is not None and win[EVENT] >= trump.revealed["event"]
+    return True
