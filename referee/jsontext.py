@@ -91,7 +91,7 @@ def dumps_verdict(value: Any) -> bytes:
 
 
 def _verdict_parts(obj: Any) -> Any:
-    from referee.engine.match import DealVerdict, Verdict
+    from referee.engine.verdict import DealVerdict, Verdict
 
     if type(obj) is DealVerdict:
         return obj.report(_tricks_text)

@@ -282,7 +282,7 @@ def canonical_verdict(verdict, prov: dict) -> bytes:
 
 
 def _sorted_parts(obj, prov: dict):
-    from referee.engine.match import DealVerdict, Verdict
+    from referee.engine.verdict import DealVerdict, Verdict
 
     if type(obj) is DealVerdict:
         return obj.report(_sorted_tricks)

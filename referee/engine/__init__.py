@@ -7,11 +7,13 @@
 from .cards import DECK, Card, caller_of, partner, team_of
 from .deal import Deal
 from .errors import InvalidCardError, OptionError, RecordError, RecordFormatError, RefereeError
-from .match import DealVerdict, Verdict, adjudicate, adjudicate_dict, deal_steps, judge, position
+from .match import adjudicate, adjudicate_dict, judge
 from .options import PRESETS, Options, preset_options, resolve
 from .rulebook import Rule, catalogue
 from .playrecord import DealRecord, Event, Record, TrumpSpec
+from .replay import deal_steps, position
 from .steps import Step
+from .verdict import DealVerdict, Verdict
 
 __all__ = [
     "DECK", "Card", "caller_of", "partner", "team_of", "Deal", "InvalidCardError", "OptionError",

@@ -20,7 +20,7 @@ from typing import Callable, Container, Iterator, NamedTuple
 from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
 from ..engine.errors import RecordError
-from ..engine.match import deal_steps, position
+from ..engine.replay import deal_steps, position
 from ..engine.options import resolve
 from ..engine.playrecord import PLAY, REVEAL, TAKE_BACK, Record
 from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
