@@ -16,14 +16,16 @@ def wants_html() -> bool:
     return accept["text/html"] > max(accept["application/json"], accept["application/problem+json"])
 
 
-# The pages a private tournament's read key opens, and the script that sends it.
-KEY_PAGES = {"pages_tournaments.tournamentPage": "tournament.js", "pages_view.match": "referee.js",
-             "pages_view.revision": "referee.js"}
+# The pages a private tournament's read key opens, and the scripts that send it (and show the
+# page it opens).
+MATCH_SCRIPTS = ("referee.js", "live.js")
+KEY_PAGES = {"pages_tournaments.tournamentPage": ("tournament.js",), "pages_view.match": MATCH_SCRIPTS,
+             "pages_view.revision": MATCH_SCRIPTS}
 
 
 def not_found_page(detail: str):
-    script = KEY_PAGES.get(request.endpoint or "")
-    return render_template("not_found.html", detail=detail, key_form=script is not None, script=script), 404
+    scripts = KEY_PAGES.get(request.endpoint or "")
+    return render_template("not_found.html", detail=detail, key_form=scripts is not None, scripts=scripts), 404
 
 
 def register(app: Flask) -> None:

@@ -53,9 +53,7 @@
       body = body.slice(0, -1) + ', "record": ' + recordText() + "}";
       return fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: body});
     }
-    var h = {"Accept": "application/json, application/x-ndjson"};
-    var key = sessionStorage.getItem("referee-key:" + location.pathname);
-    if (key) { h["Authorization"] = "Bearer " + key; }
+    var h = window.referee.keyHeader({"Accept": "application/json, application/x-ndjson"});
     var params = new URLSearchParams(Object.assign({deal: query.deal, objective: "tricks", line: "false"}, query.extra));
     return fetch(url + "?" + params.toString(), {headers: h, cache: "no-store"});
   }
