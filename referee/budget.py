@@ -79,6 +79,8 @@ class Limits:
 
 
 def _lock_dir(database_url: str | None) -> Path | None:
+    if not database_url:
+        return None  # no server's database, no slots to share (`referee check`): slots.py not imported
     from .slots import lock_dir
 
     return lock_dir(database_url)

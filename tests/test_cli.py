@@ -71,7 +71,13 @@ def test_json_lines_archives_and_export_files_are_read_and_j_keeps_the_order(tmp
 # and checking signed verdicts).
 NOT_FOR_CHECK = {"flask", "werkzeug", "sqlalchemy", "marshmallow", "jinja2", "markdown_it", "alembic", "psycopg",
                  "gunicorn", "cryptography", "referee.api", "referee.pages", "referee.store", "referee.verdict_signing",
-                 "referee.verify", "subprocess", "multiprocessing"}
+                 "referee.verify", "subprocess", "multiprocessing", "referee.solver", "referee.slots",
+                 # --json's provenance (its digests' hashlib), the search slots of a server, and the
+                 # terminal width argparse would find with shutil (which imports the compressors)
+                 "referee.provenance", "hashlib", "shutil",
+                 # the other commands' modules: `referee check` builds only its own parser
+                 "referee.cli.analyse", "referee.cli.database", "referee.cli.serve", "referee.cli.director",
+                 "referee.cli.signatures"}
 
 
 def test_check_starts_without_the_web_the_store_or_what_other_commands_need(tmp_path):
@@ -90,3 +96,38 @@ def test_check_starts_without_the_web_the_store_or_what_other_commands_need(tmp_
 def test_worst_status_of_several_files_wins(tmp_path):
     clean = write(tmp_path, "a.json", {"preset": "court-piece", "deals": []})
     assert main(["check", clean, str(tmp_path / "nope.json")]) == 2
+
+
+def test_each_command_is_found_in_the_module_that_adds_it():
+    import argparse
+
+    from referee.cli import COMMANDS, MODULES, build_parser
+
+    def commands(modules):
+        sub = next(a for a in build_parser(modules)._actions if isinstance(a, argparse._SubParsersAction))
+        return set(sub.choices)
+
+    for module in MODULES:
+        assert commands((module,)) == {name for name, owner in COMMANDS.items() if owner == module}, module
+    assert commands(MODULES) == set(COMMANDS)
+
+
+def test_help_lists_every_command_and_an_unknown_one_is_refused_by_name(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    listed = capsys.readouterr().out
+    assert all(name in listed for name in ("check", "analyse", "verify", "signing-keys", "tournaments", "serve"))
+    with pytest.raises(SystemExit) as exit_:
+        main(["chek", "x.json"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'chek'" in capsys.readouterr().err
+
+
+def test_check_json_still_writes_the_provenance_it_imports_late(tmp_path, capsys):
+    path = write(tmp_path, "c.json", {"preset": "court-piece", "deals": [won_by(0, [1, 3, 1, 3, 0, 2, 2], n=7)]})
+    assert main(["check", "--json", path]) == 0
+    verdict = json.loads(capsys.readouterr().out)["verdict"]
+    assert verdict["provenance"]["record"].startswith("sha256:") and verdict["signature"] is None

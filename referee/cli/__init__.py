@@ -8,22 +8,62 @@
 - director.py: the director's (`tournaments`, `standings`, `disputes`, `close`).
 
 Building the parser imports none of the web, the store, the solver or the signing code: each
-command imports what it needs when it runs, so `referee check` starts without them."""
+command imports what it needs when it runs, so `referee check` starts without them. A command
+named on the command line imports and builds only its own module's parser (argparse takes a
+few milliseconds a command); `referee --help`, or a name that is no command, builds them all."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
-from . import analyse, check, database, director, serve, signatures
+MODULES = ("check", "database", "serve", "analyse", "director", "signatures")  # in `referee --help`'s order
+# Which module adds each command (tests/test_cli.py checks it against what each module adds).
+COMMANDS = {"check": "check", "db": "database", "import": "database", "export": "database", "keys": "database",
+            "serve": "serve", "deliver": "serve", "analyse": "analyse", "tournaments": "director",
+            "standings": "director", "disputes": "director", "close": "director", "verify": "signatures",
+            "signing-keys": "signatures"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="referee", description="The Court Piece referee.")
+def _columns() -> int:
+    """The terminal's width as shutil.get_terminal_size() finds it (COLUMNS, then the
+    terminal, else 80), without importing shutil and the compression modules it imports."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Every parser of the command line (subcommands' too) with the formatter above."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
+def build_parser(modules: tuple[str, ...] = MODULES) -> argparse.ArgumentParser:
+    parser = _Parser(prog="referee", description="The Court Piece referee.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for commands in (check, database, serve, analyse, director, signatures):
-        commands.add_commands(sub)
+    for name in modules:
+        # __import__ rather than importlib.import_module, so that -X importtime shows the command's imports
+        __import__(f"{__name__}.{name}", fromlist=["add_commands"]).add_commands(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    named = COMMANDS.get(argv[0]) if argv else None
+    args = build_parser((named,) if named else MODULES).parse_args(argv)
     return args.run(args)

@@ -13,7 +13,6 @@ from referee.engine import Verdict, judge, resolve
 from referee.engine.settlement import Stopped
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
-from referee.provenance import provenance, unsigned_verdict
 from referee.record_shape import RecordProblems, read_record
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
@@ -183,7 +182,10 @@ def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
 
 
 def _with_provenance(verdict: Verdict, data: Any) -> orjson.Fragment:
-    """The verdict's JSON with its provenance; unsigned: no server's key judged it."""
+    """The verdict's JSON with its provenance; unsigned: no server's key judged it. (Imported
+    here: only --json writes provenance, and its digests' hashlib costs a summary's start-up.)"""
+    from referee.provenance import provenance, unsigned_verdict
+
     options = resolve(data["preset"], data.get("options") or None)
     return orjson.Fragment(unsigned_verdict(jsontext.dumps_verdict(verdict), provenance(data, options)))
 
