@@ -24,22 +24,12 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 from bench_replay import make_texts  # noqa: E402
-from bench_users import serve, wrk  # noqa: E402
+from bench_users import SETTINGS, serve, wrk  # noqa: E402
 
 
-def cpu_seconds(master: int) -> float:
-    """CPU time (user + system) of a gunicorn master and its workers so far."""
-    pids = [master]
-    for task in Path(f"/proc/{master}/task").iterdir():
-        pids += [int(p) for p in (task / "children").read_text().split()]
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (clock ticks)
-    return total / os.sysconf("SC_CLK_TCK")
+def settings(root: Path) -> list[str]:
+    """The production settings (referee/serving.py), or a checkout's own when it has none."""
+    return SETTINGS["referee.serving"] if (root / "referee" / "serving.py").exists() else []
 
 
 def main() -> None:
@@ -59,18 +49,15 @@ def main() -> None:
         if args.base:
             servers["base"] = (Path(args.base), 18943, {**plain, "DATABASE_URL": "sqlite:///:memory:",
                                                         "PYTHONPATH": str(Path(args.base))})
-        procs = {name: serve("wsgi:app", port, root, env) for name, (root, port, env) in servers.items()}
+        procs = {name: serve("wsgi:app", port, root, env, settings(root)) for name, (root, port, env) in servers.items()}
         try:
             rates: dict[str, list] = {name: [] for name in servers}
             print(f"uptime before: {os.getloadavg()}")
             for name, (_, port, _) in servers.items():  # warm up
-                wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, 2)
+                wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, 2, procs[name])
             for _ in range(args.rounds):
                 for name, (_, port, _) in servers.items():
-                    before = cpu_seconds(procs[name].pid)
-                    rate, p50, p99 = wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds)
-                    cpu = (cpu_seconds(procs[name].pid) - before) / (rate * args.seconds)
-                    rates[name].append((rate, p50, p99, cpu))
+                    rates[name].append(wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds, procs[name]))
             print(f"uptime after:  {os.getloadavg()}")
         finally:
             for p in procs.values():
@@ -78,13 +65,13 @@ def main() -> None:
                 p.wait()
     unsigned = statistics.median(r[0] for r in rates["unsigned"])
     unsigned_cpu = statistics.median(r[3] for r in rates["unsigned"])
-    print(f"POST /v1/verdicts, one full deal, wrk 1 thread 8 connections, gunicorn 2 workers, "
-          f"{args.rounds} rounds of {args.seconds} s each in turn, medians; CPU: the server's processes' "
-          "user + system time per request")
+    print(f"POST /v1/verdicts, one full deal, wrk 1 thread 8 connections, referee.serving's gunicorn settings (2 workers of 8 threads), "
+          f"{args.rounds} rounds of {args.seconds} s each in turn, medians; CPU: the workers' user + system "
+          "time per request")
     for name, runs in rates.items():
         rate, p50, p99, cpu = (statistics.median(r[k] for r in runs) for k in range(4))
         print(f"{name:<9} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {rate / unsigned:6.3f} of unsigned"
-              f"   CPU {cpu * 1e6:6.0f} us/request  {cpu / unsigned_cpu:6.3f} of unsigned"
+              f"   CPU {cpu:6.0f} us/request  {cpu / unsigned_cpu:6.3f} of unsigned"
               f"   (rates: {', '.join(f'{r[0]:.0f}' for r in runs)})")
     # each round's signed run against the unsigned one next to it, so that a change of load
     # between rounds falls on both
