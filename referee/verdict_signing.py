@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 
 from referee import jsontext
-from referee.provenance import _SORTED, canonical, now, provenance
+from referee.provenance import _SORTED, canonical, now, provenance, unsigned_verdict
 
 PREFIX = b"referee-verdict-v1\n"
 ALGORITHM = "Ed25519"
@@ -261,70 +261,40 @@ def signed_verdict(verdict, record: Any, options, signer: Signer | None) -> byte
     received, judged under `options`) and signature (null without a key)."""
     prov = provenance(record, options)
     key = sign_provenance(prov, signer)
-    unsigned = jsontext.dumps_verdict(verdict)[:-1] + b',"provenance":' + orjson.dumps(prov) + b"}"
     if key is None:
-        return unsigned[:-1] + b',"signature":null}'
-    signature = key.sign(signed_bytes(canonical_verdict(verdict, prov)))
-    return unsigned[:-1] + b',"signature":"' + signature.encode() + b'"}'
+        return unsigned_verdict(jsontext.dumps_verdict(verdict), prov)
+    body, digest = _written_and_hashed(verdict, prov)
+    return orjson.dumps({**body, "signature": key.sign(PREFIX + digest)})  # as signed_bytes() has it
 
 
-def canonical_verdict(verdict, prov: dict) -> bytes:
-    """The canonical form of an engine `Verdict` with its provenance, written from the value
-    objects (each trick from a template with its keys sorted), as `canonical()` of its JSON."""
+def _written_and_hashed(verdict, prov: dict) -> tuple[dict, bytes]:
+    """The verdict with its provenance, each deal as JSON text in the contract's order, and the
+    SHA-256 of its canonical form. Both come from each deal's dicts, built once (less than
+    writing the deal twice from its values, as jsontext.dumps_verdict does), one deal at a
+    time: the canonical text is hashed as it is written, never held whole."""
+    digest = hashlib.sha256(b'{"deals":[')  # "deals" sorts before the verdict's other members
+    texts = []
+    for deal in verdict.deals:
+        report = deal.as_dict()
+        texts.append(orjson.Fragment(orjson.dumps(report)))
+        if len(texts) > 1:
+            digest.update(b",")
+        digest.update(canonical_verdict(report))
+    body = {**verdict.report(texts), "provenance": prov}
+    digest.update(b"]," + canonical_verdict({k: v for k, v in body.items() if k != "deals"})[1:])
+    return body, digest.digest()
+
+
+def canonical_verdict(verdict: dict) -> bytes:
+    """The canonical form of an engine verdict's dict (`Verdict.as_dict()` with its provenance,
+    or a part of it)."""
     # The engine writes whole numbers only (seats, counts, indexes; the record's 3.0 is read as
     # 3) and ASCII names, so orjson's sorted text is the canonical form; a number past 2^53
     # (STRICT_INTEGER refuses it) takes the long road.
     try:
-        return orjson.dumps(verdict, default=lambda obj: _sorted_parts(obj, prov), option=_SORTED)
+        return orjson.dumps(verdict, option=_SORTED)
     except orjson.JSONEncodeError:
-        text = jsontext.dumps_verdict(verdict)[:-1] + b',"provenance":' + orjson.dumps(prov) + b"}"
-        return canonical(orjson.loads(text))
-
-
-def _sorted_parts(obj, prov: dict):
-    from referee.engine.verdict import DealVerdict, Verdict
-
-    if type(obj) is DealVerdict:
-        return obj.report(_sorted_tricks)
-    if type(obj) is Verdict:
-        return {**obj.report(obj.deals), "provenance": prov}
-    raise TypeError(f"{type(obj).__name__} is not JSON")
-
-
-def _sorted_tricks(tricks: list) -> orjson.Fragment:
-    return orjson.Fragment("[" + ",".join([_sorted_trick(t) for t in tricks]) + "]")
-
-
-def _sorted_trick(trick) -> str:
-    number, leader, plays, winner, card, collected_by, pile_after, collected, reveal, trump_set, rule = trick
-    if reveal is not None or trump_set is not None or rule is not None:
-        return orjson.dumps(trick.as_dict(), option=_SORTED).decode()
-    (_, c0, e0, d0, t0), (_, c1, e1, d1, t1), (_, c2, e2, d2, t2), (_, c3, e3, d3, t3) = plays
-    # the last field, winning_team, is team_of(winner) inlined, as Trick.as_dict has it (every trick)
-    shape = leader | (t0 | d0 << 1) << 2 | (t1 | d1 << 1) << 4 | (t2 | d2 << 1) << 6 | (t3 | d3 << 1) << 8
-    return _SORTED_TRICK[shape] % (c0.text, e0, c1.text, e1, c2.text, e2, c3.text, e3, collected,
-                                   "null" if collected_by is None else collected_by, number, pile_after, winner,
-                                   card.text, winner & 1)
-
-
-class _SortedTrickTexts(dict):
-    """A trick's canonical text, one template per leader and the cards' trump and face-down
-    flags: `Trick.as_dict()` with every key sorted (engine/trick.py writes the contract's order)."""
-
-    def __missing__(self, shape: int) -> str:
-        leader = shape & 3
-        cards = []
-        for k in range(4):
-            flags = shape >> (2 + 2 * k) & 3
-            cards.append('{"card":"%s","event":%d' + (',"face_down":true' if flags & 2 else "")
-                         + f',"seat":{(leader + k) & 3}' + (',"trump":true' if flags & 1 else "") + "}")
-        text = ('{"cards":[' + ",".join(cards) + '],"collected":%d,"collected_by":%s,"leader":' + str(leader)
-                + ',"number":%d,"pile_after":%d,"winner":%d,"winning_card":"%s","winning_team":%d}')
-        self[shape] = text
-        return text
-
-
-_SORTED_TRICK = _SortedTrickTexts()
+        return canonical(verdict)
 
 
 def sign_dict(verdict: dict, record: Any, options, signer: Signer | None) -> dict:

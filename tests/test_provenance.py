@@ -140,7 +140,7 @@ def test_the_same_rules_spelled_two_ways_have_one_options_digest():
     assert options_digest(resolve("court-piece")) != options_digest(resolve("court-piece", {"kot": True}))
 
 
-def test_an_engine_verdict_s_canonical_text_written_from_its_values_is_the_canonical_form_of_its_json():
+def test_an_engine_verdict_s_sorted_text_is_the_canonical_form_of_its_json():
     from referee import jsontext
     from referee.verdict_signing import canonical_verdict
 
@@ -149,4 +149,22 @@ def test_an_engine_verdict_s_canonical_text_written_from_its_values_is_the_canon
         verdict = judge(Record.from_dict(record))
         p = provenance(record, resolve(record["preset"], record.get("options")))
         text = jsontext.dumps_verdict(verdict)[:-1] + b',"provenance":' + orjson.dumps(p) + b"}"
-        assert canonical_verdict(verdict, p) == canonical(orjson.loads(text)), path.name
+        assert canonical_verdict({**verdict.as_dict(), "provenance": p}) == canonical(orjson.loads(text)), path.name
+
+
+def test_a_signed_verdict_is_the_unsigned_one_s_text_with_its_key_time_and_signature(tmp_path):
+    # the two writers (the verdict's dicts when signing, its values when not) give one text,
+    # member for member in the contract's order, and the signature checks
+    from referee.verdict_signing import Signer, message, signed_verdict
+
+    signer = Signer(tmp_path / "keys")
+    records = {path.name: json.loads(path.read_text())["record"] for path in RECORDS}
+    records["no deal"] = {"preset": "court-piece", "deals": []}
+    for name, record in records.items():
+        verdict, options = judge(Record.from_dict(record)), resolve(record["preset"], record.get("options"))
+        signed = orjson.loads(signed_verdict(verdict, record, options, signer))
+        key = signer.current()
+        assert signed["provenance"]["key"] == key.id and key.holds(message(signed), signed["signature"]), name
+        signed["provenance"].update(key=None, signed_at=None)
+        signed["signature"] = None
+        assert orjson.dumps(signed) == signed_verdict(verdict, record, options, None), name
