@@ -41,8 +41,7 @@ from endplay.dds import analyse_play, solve_board  # noqa: E402
 from endplay.types import Denom  # noqa: E402
 
 from referee.engine import Deal, Record, resolve  # noqa: E402
-from referee.engine.claims import CLAIM, DISPUTE, ClaimEvent  # noqa: E402
-from referee.engine.playrecord import PLAY, Event, TrumpSpec  # noqa: E402
+from referee.engine.playrecord import CLAIM, DISPUTE, PLAY, ClaimEvent, Event, TrumpSpec  # noqa: E402
 from referee.engine.simulate import deal_hands  # noqa: E402
 from referee.solver import Solver, SearchLimit, SearchLimitExceeded, claims, loader  # noqa: E402
 from referee.solver.review import review_deal  # noqa: E402

@@ -136,6 +136,10 @@ class Search(Bounds):
             r = self._envelope(t)
             if r != UNDECIDED << RES:
                 return r
+        elif obj == SCORE and self.opt_pile and not self.pairs_on:
+            r = self._pile_bound(t)
+            if r != UNDECIDED << RES:
+                return r
         elif obj == EXACT and self.monotone and t > LOWEST:
             r = self._exact_envelope(t, kk)
             if r != UNDECIDED << RES:

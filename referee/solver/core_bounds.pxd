@@ -6,6 +6,7 @@ ctypedef unsigned long long u64
 
 from referee.solver.core_table cimport Table
 
+cdef int ACE
 cdef int END_THIRTEEN
 cdef int EXACT
 cdef u64 FALSE
@@ -16,7 +17,7 @@ cdef u64 UNDECIDED
 
 
 cdef class Bounds(Table):
-    cdef dict sims, spans
+    cdef dict sims, spans, piles
     cdef long long span_lo, span_hi
     cdef public int monotone, cash_counts
     cdef u64 cash_rel
@@ -48,3 +49,14 @@ cdef class Bounds(Table):
     @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
                    saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
     cdef long long _sim(self, int side, int q) except? -1
+
+    @cython.locals(q=cython.int)
+    cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(low=cython.longlong, high=cython.longlong, key=cython.longlong)
+    cdef int _pile_span(self, int seat, int q) except -1
+
+    @cython.locals(lo=cython.longlong, hi=cython.longlong, saved=cython.int, aces=cython.int, trumps=cython.int,
+                   open_est=cython.int, number=cython.int, won0=cython.int, won1=cython.int, piled=cython.int,
+                   ws=cython.int, a=cython.int, team=cython.int, e=cython.int, v=cython.longlong)
+    cdef long long _pile_span_of(self, int seat, int q) except? -2

@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
 """Bounds for the core search (core.py): sure tricks where tricks are taken at once, and where a
 trick won is never worse than lost, the outcomes every end of the deal can reach."""
-from .core_codes import END_THIRTEEN, EXACT, FALSE, RES, SCORE, TRUE, UNDECIDED
+from .core_codes import ACE, END_THIRTEEN, EXACT, FALSE, RES, SCORE, TRUE, UNDECIDED
 from .core_table import Table
 
 
@@ -14,6 +14,7 @@ class Bounds(Table):
         self.monotone = 0 if self.opt_pile or self.pairs_on else 1
         self.sims = {}
         self.spans = {}
+        self.piles = {}
         self.span_lo = 0
         self.span_hi = 0
         self.cash_rel = 0
@@ -253,3 +254,98 @@ class Bounds(Table):
         self.court_made = (saved >> 3) & 1
         self.sims[key] = v
         return v
+
+    def _pile_bound(self, t):
+        """Pile games (no deciding pair), where a trick won may be worse than lost: the value
+        lies between the lowest and highest outcome of every sequence of trick winners from
+        here (seat by seat, each winning card an ace or not, a trump or not, the trump
+        established or not where that is still open); and of those that begin with the
+        leader cashing its quick tricks. The answer when that decides (no card relevant but
+        the cashed ones)."""
+        self._pile_span(0, 0)
+        if self.span_hi < t:
+            return FALSE << RES
+        if self.span_lo >= t:
+            return TRUE << RES
+        q = self._cash(self.leader, 0)
+        if not q:
+            return UNDECIDED << RES
+        self._pile_span(self.leader + 1, q)
+        if (self.leader & 1) == self.team:
+            if self.span_lo >= t:
+                return TRUE << RES | self.cash_rel
+        elif self.span_hi < t:
+            return FALSE << RES | self.cash_rel
+        return UNDECIDED << RES
+
+    def _pile_span(self, seat, q):
+        """_pile_bound's span (span_lo, span_hi); with q, the first q tricks won by seat - 1."""
+        low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
+               | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
+               | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
+        high = (self.tens[1] | seat << 3 | q << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11
+                | self.revealed << 12)
+        key = low | high << 31
+        v = self.piles.get(key)
+        if v is None:
+            v = self._pile_span_of(seat, q)
+            self.piles[key] = v
+        self.span_lo = (v >> 20) - 0x20000
+        self.span_hi = (v & 0xFFFFF) - 0x20000
+        return 1
+
+    def _pile_span_of(self, seat, q):
+        """_pile_span's answer, packed as _span_of packs its own."""
+        if self.ended:
+            return self._span_of(0)  # the tens still out to either side
+        lo = 1 << 40
+        hi = -(1 << 40)
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.court_made and not q:  # the court team may stop here
+            self.ended = 1
+            self.court_made = 0
+            v = self._span_of(0)
+            self._span_restore(saved)
+            lo = min(lo, (v >> 20) - 0x20000)
+            hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        aces = 2 if self.ace_on_ace or self.ace_seal else 1
+        trumps = 2 if self.ace_seal == 1 else 1
+        open_est = (self.first_void and self.trump < 0) or (self.concealed and not self.revealed)
+        number = self.number
+        won0 = self.won[0]
+        won1 = self.won[1]
+        piled = self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8 | self.pcoll << 9 | self.hot << 10
+        ws = 0
+        for ws in range(4):
+            if q and ws != seat - 1:
+                continue
+            if self.court_made and (ws & 1) != self.first_seven:
+                continue  # playing on ends at the first trick lost: that is the stop above
+            a = 0
+            for a in range(aces * trumps):
+                if self.court_made:
+                    self.court_made = 0
+                    self.play_on = 1
+                team = self._pile_trick(number, ws, self.trump if a >= aces else -2, ACE if a % aces else ACE - 1, 3)
+                if team >= 0:
+                    self.won[team] += self.taken
+                self.ended = self._ends(number, ws, 1 if a % aces else 0)
+                self.number = number + 1
+                e = 0
+                for e in range(2 if open_est else 1):
+                    if open_est:
+                        self.pest = e
+                    self._pile_span(seat if q > 1 else 0, q - 1 if q else 0)
+                    lo = min(lo, self.span_lo)
+                    hi = max(hi, self.span_hi)
+                self.number = number
+                self.won[0] = won0
+                self.won[1] = won1
+                self.pile = piled & 15
+                self.pw = ((piled >> 4) & 7) - 1
+                self.pace = (piled >> 7) & 1
+                self.pest = (piled >> 8) & 1
+                self.pcoll = (piled >> 9) & 1
+                self.hot = (piled >> 10) & 1
+                self._span_restore(saved)
+        return (lo + 0x20000) << 20 | (hi + 0x20000)
