@@ -153,9 +153,49 @@ def preset_options(preset: str) -> Options:
 
 
 def resolve(preset: str, overrides: dict[str, Any] | None = None) -> Options:
-    """The options in force: the preset's, then the record's overrides (house rules)."""
+    """The options in force: the preset's, then the record's overrides (house rules). The same
+    overrides give the same options, kept (a verdict resolves them twice, for the replay and
+    for its provenance, and a batch's records mostly share their house rules)."""
     if not overrides:
         return _plain(preset)
+    key = _key(overrides)
+    return _resolve(preset, overrides) if key is None else _resolved(preset, key)
+
+
+def _key(value: Any, depth: int = 0) -> tuple | None:
+    """A key of JSON overrides that tells their values' types apart (1, 1.0 and true are
+    equal in Python, not as options); None for anything else, or nested deeper than an
+    option's list in the overrides (resolved every time: such a value is refused anyway)."""
+    kind = type(value)
+    if kind is dict or kind is list or kind is tuple:
+        if depth > 1:
+            return None
+        if kind is dict:
+            items = [(name, _key(item, depth + 1)) for name, item in value.items()]
+            return None if any(type(n) is not str or k is None for n, k in items) else (dict, tuple(items))
+        items = [_key(item, depth + 1) for item in value]
+        return None if None in items else (list, tuple(items))
+    if kind in (str, int, float, bool) or value is None:
+        return (kind, value)
+    return None
+
+
+def _value(key: tuple) -> Any:
+    """The overrides a key was made of."""
+    kind, value = key
+    if kind is dict:
+        return {name: _value(item) for name, item in value}
+    if kind is list:
+        return [_value(item) for item in value]
+    return value
+
+
+@lru_cache(maxsize=256)
+def _resolved(preset: str, key: tuple) -> Options:
+    return _resolve(preset, _value(key))
+
+
+def _resolve(preset: str, overrides: dict[str, Any]) -> Options:
     options = preset_options(preset)
     checked = {}
     overrides = _unalias(overrides)

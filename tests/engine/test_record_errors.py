@@ -118,6 +118,22 @@ def test_unknown_preset_and_options_raise_option_errors():
         adjudicate(Record(preset="court-piece", options={"target": 0}))
 
 
+def test_options_once_resolved_are_kept_without_taking_1_for_true():
+    from referee.engine import resolve
+
+    once = resolve("court-piece", {"target": 5, "pile_no_collect_after": [3, 1]})
+    assert resolve("court-piece", {"target": 5, "pile_no_collect_after": [3, 1]}) is once  # kept
+    assert once.target == 5 and once.pile_no_collect_after == (1, 3)
+    assert resolve("court-piece", {"target": 5.0}).target == 5
+    assert resolve("court-piece", {"kot": True}).kot is True
+    with pytest.raises(OptionError) as info:  # equal to True in Python, kept apart here
+        resolve("court-piece", {"kot": 1})
+    assert info.value.option == "kot"
+    with pytest.raises(OptionError):  # a refusal is never kept as an answer
+        resolve("court-piece", {"target": True})
+    assert resolve("court-piece", {"target": 1}).target == 1
+
+
 def test_malformed_record_raises_format_error_with_pointer():
     with pytest.raises(RecordFormatError) as info:
         adjudicate_dict({"preset": "court-piece", "deals": [{"dealer": 0, "events": [{"seat": 5, "play": "AS"}]}]})
