@@ -66,9 +66,10 @@ def new_budget(**limits) -> Budget:
 def request_budget(**limits) -> Budget:
     """This request's budget (made at its first use, closed when the request ends); `limits`:
     the request's own `nodes` and `seconds`, when not the operator's (the analysis)."""
-    if "referee_budget" not in g:
-        g.referee_budget = new_budget(**limits)
-    return g.referee_budget
+    budget = g.get("referee_budget")
+    if budget is None:
+        budget = g.referee_budget = new_budget(**limits)
+    return budget
 
 
 def client_gone(environ: dict) -> Callable[[], bool] | None:

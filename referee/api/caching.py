@@ -14,13 +14,20 @@ CHECK_AGAIN = "no-cache"
 
 
 def cache_headers(response: Response) -> Response:
-    if request.path.startswith("/static/"):
+    # Every answer passes here: the request is looked up once, and the Vary header is parsed
+    # only when a view set one already (most set none: it is written as it would be added).
+    req = request._get_current_object()
+    if req.path.startswith("/static/"):
         return response
-    response.vary.add("Authorization")
-    if "Authorization" in request.headers:
-        response.headers["Cache-Control"] = PRIVATE
-    elif "Cache-Control" not in response.headers:
-        response.headers["Cache-Control"] = CHECK_AGAIN
+    headers = response.headers
+    if "Vary" in headers:
+        response.vary.add("Authorization")
+    else:
+        headers["Vary"] = "Authorization"
+    if "HTTP_AUTHORIZATION" in req.environ:  # the Authorization header, as request.headers finds it
+        headers["Cache-Control"] = PRIVATE
+    elif "Cache-Control" not in headers:
+        headers["Cache-Control"] = CHECK_AGAIN
     return response
 
 

@@ -34,13 +34,15 @@ def read_json() -> Any:
 def read_body(limit: int | None = None) -> bytes:
     """The whole body, at most `limit` bytes (the app's MAX_CONTENT_LENGTH): a longer one is
     413, also when it comes chunked (no Content-Length to check beforehand)."""
+    req = request._get_current_object()  # looked up once: every verdict's body is read here
     limit = limit or current_app.config["MAX_CONTENT_LENGTH"]
-    request.max_content_length = limit  # this endpoint's limit, not only the app's
-    if request.content_length is not None:
-        if request.content_length > limit:
+    req.max_content_length = limit  # this endpoint's limit, not only the app's
+    length = req.content_length
+    if length is not None:
+        if length > limit:
             raise Problem(413, "Content Too Large", f"the body is over the limit of {limit} bytes", limit=limit)
-        return request.get_data(cache=True)
-    stream = request.environ["wsgi.input"]
+        return req.get_data(cache=True)
+    stream = req.environ["wsgi.input"]
     body = stream.read(limit + 1)
     if len(body) > limit:
         raise Problem(413, "Content Too Large", f"the body is over the limit of {limit} bytes", limit=limit)

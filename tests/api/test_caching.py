@@ -65,3 +65,17 @@ def test_every_api_answer_says_what_a_cache_may_do(client):
               client.get("/v1/matches/nope")):
         assert r.headers.get("Cache-Control") == "no-cache", r.request.path
         assert "Authorization" in r.headers["Vary"]
+
+
+def test_an_answer_that_varies_already_also_varies_with_authorization(app):
+    """A view's own Vary is kept, Authorization added to it (once); a response without one
+    gets exactly `Vary: Authorization`."""
+    from flask import Response
+
+    app.add_url_rule("/by-language", "by_language", lambda: Response("{}", headers={"Vary": "Accept-Language"}))
+    app.add_url_rule("/already", "already", lambda: Response("{}", headers={"Vary": "Authorization"}))
+    client = app.test_client()
+    assert client.get("/by-language").headers.getlist("Vary") == ["Accept-Language, Authorization"]
+    assert client.get("/already").headers.getlist("Vary") == ["Authorization"]
+    assert client.get("/v1/presets").headers.getlist("Vary") == ["Authorization"]
+    assert client.get("/v1/presets", headers={"Authorization": "Bearer x"}).headers["Cache-Control"] == "private, no-store"
