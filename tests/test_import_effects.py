@@ -120,16 +120,26 @@ def modules_of(package: str, root: Path) -> list[str]:
 
 
 def libraries_of(package: str, root: Path) -> list[str]:
-    """What the package's modules import from outside it at their top level, imported before
-    the snapshot: a library's own import effects are not the package's."""
+    """What the package's modules import from outside it when their bodies run (at the top, or
+    under a top-level `if`, `try` or `with`; not in a function or class), imported before the
+    snapshot: a library's own import effects are not the package's."""
     names: set[str] = set()
     for path in (root / package).rglob("*.py"):
-        for node in ast.parse(path.read_text()).body:
+        for node in _body_statements(ast.parse(path.read_text()).body):
             if isinstance(node, ast.Import):
                 names.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 names.add(node.module)
     return sorted(n for n in names if n.split(".")[0] != package)
+
+
+def _body_statements(body: list[ast.stmt]):
+    for node in body:
+        yield node
+        if isinstance(node, (ast.If, ast.Try, ast.With)):
+            for part in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []),
+                         *[h.body for h in getattr(node, "handlers", [])]):
+                yield from _body_statements(part)
 
 
 def _run_as_probe(package: str, root: str, order: str) -> None:
