@@ -56,25 +56,29 @@ def check_deal(where, obj, seen, suit):
         assert obj["trump"]["suit"] == suit, where
 
 
-def open_trick(events):
+def open_trick(events, hidden=None):
     """The cards on the table after the last event, take-backs applied, from the events alone
-    (a trick of four is closed by the next event that is not a take-back, or the record's end)."""
-    trick = []
+    (a trick of four is closed by the next event that is not a take-back, or the record's end).
+    `hidden`: the hidden trump card, never played face down while it lies hidden (R-35)."""
+    trick, shown = [], False
     for j, e in enumerate(events):
+        shown = shown or bool(e.get("reveal"))
         if e.get("take_back"):
             trick.pop(max(k for k, c in enumerate(trick) if c["seat"] == e["seat"]))
             continue
         if len(trick) == 4:
             trick = []
         if "play" in e:
-            trick.append({"seat": e["seat"], "card": e["play"], "face_down": bool(e.get("face_down")), "event": j})
+            face_down = bool(e.get("face_down")) and (e["play"] != hidden or shown)
+            shown = shown or e["play"] == hidden
+            trick.append({"seat": e["seat"], "card": e["play"], "face_down": face_down, "event": j})
     return [] if len(trick) == 4 else trick
 
 
 def check_table(where, nxt, deal, seen, suit, keyed):
     """`next.table`: the open trick of the current record; without the key no face of a
     face-down card and no card the table has not seen."""
-    want = open_trick(deal.get("events", []))
+    want = open_trick(deal.get("events", []), (deal.get("trump") or {}).get("hidden"))
     if not keyed:
         want = [dict(c, card=None) if c["face_down"] else c for c in want]
         check_deal(where, nxt, seen, suit)
