@@ -1,5 +1,7 @@
-"""The README's map of the code (its Layout section) is true: every path it names exists, and
-every module and folder at the top of referee/ is named in it.
+"""The maps of the code are true. The README's (its Layout section): every path it names exists,
+and every module and folder at the top of referee/ is named in it. The engine's (its package
+docstring, and deal.py's and match.py's of the modules they call): every module it names
+exists, and every module of the engine is named.
 
 An entry starts at the line's first column with the paths it is about (`referee/store/`,
 `referee/provenance.py, referee/verdict_signing.py`); the file names in its text are in the
@@ -7,6 +9,7 @@ entry's folder (`delivery.py` under `referee/store/`), or the folder of the file
 (`settlers.py` beside `referee/budget.py`), unless they say their own folder."""
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -82,3 +85,17 @@ def test_the_map_check_sees_a_name_that_is_gone_and_a_module_left_out(tmp_path):
     assert unknown_paths(block, tmp_path) == ["referee/store/delivery.py (in referee/store/)", "referee/records.py"]
     assert unnamed(block.replace("; serving.py: how it is served", ""), tmp_path / "referee") == ["referee/serving.py"]
     assert unnamed(block, tmp_path / "referee") == []
+
+
+ENGINE = ROOT / "referee" / "engine"
+
+
+def docstring_names(path: Path) -> set[str]:
+    return set(re.findall(r"\b(\w+\.py)\b", ast.get_docstring(ast.parse(path.read_text())) or ""))
+
+
+def test_the_engine_maps_name_its_modules_and_only_those():
+    on_disk = {p.name for p in ENGINE.glob("*.py")} - {"__init__.py"}
+    assert docstring_names(ENGINE / "__init__.py") == on_disk
+    for room in ("deal.py", "match.py"):
+        assert docstring_names(ENGINE / room) - {room} <= on_disk, room

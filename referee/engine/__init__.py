@@ -3,6 +3,20 @@
     >>> from referee.engine import Record, judge
     >>> verdict = judge(Record.from_dict(data))   # a Verdict; .as_dict() is docs/records.md's JSON
     >>> deal = position(record, 0, 5)             # deal 0 after its first 5 events (a Deal)
+
+Its modules, by job:
+
+    the values    cards.py (cards, suits, seats, teams), playrecord.py (the play record),
+                  options.py (options and presets), rulebook.py (docs/rules.md's catalogue),
+                  errors.py (an impossible record, a bad option)
+    the rules     trick.py, trump.py, collection.py, pairs.py, scoring.py: each a rule family
+                  of docs/rules.md, in one place
+    one deal      deal.py, the deal's state and its replay; its docstring maps the rules it
+                  calls: dealing.py, legal.py, plays.py, voids.py, hidden.py, claims.py,
+                  closing.py, ending.py, facts.py; violations.py (the breaches it finds)
+    a record      match.py, the judge; its docstring maps replay.py, totals.py, verdict.py,
+                  bell.py, nextup.py; settlement.py (what it asks of perfect play, handed in)
+    for readers   steps.py (a deal event by event), simulate.py (random legal play)
 """
 from .cards import DECK, Card, caller_of, partner, team_of
 from .deal import Deal
