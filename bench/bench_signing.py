@@ -1,8 +1,10 @@
 """What signing costs a full deal's HTTP verdict: POST /v1/verdicts (one 13-trick deal with
-hands) on two servers of this tree side by side, one signing with a key ring and one without
-(its verdicts carry the same provenance, unsigned), driven by wrk in alternating rounds so
-that the machine's load falls on both alike; with --base PATH a third server from another
-checkout (e.g. a worktree of the commit before provenance) adds what the provenance costs.
+hands) on servers of this tree side by side: one signing with a key ring, one without (its
+verdicts carry the same provenance, unsigned), and one signing with a fixed signature instead
+of calling Ed25519 (what signing costs apart from the signature itself), driven by wrk in
+rounds, the order of the servers turning each round, so that the machine's load falls on all
+alike; with --base PATH a server from another checkout (e.g. a worktree of the commit before
+provenance) adds what the provenance costs.
 
     python bench/bench_signing.py [--rounds 5] [--seconds 8] [--base PATH]
 
@@ -27,6 +29,15 @@ from bench_replay import make_texts  # noqa: E402
 from bench_users import SETTINGS, serve, wrk  # noqa: E402
 
 
+NO_ED25519_APP = '''
+"""wsgi:app signing with a fixed signature: all a signed verdict's work but the Ed25519 call."""
+from referee import verdict_signing
+from wsgi import app
+
+verdict_signing.Key.sign = lambda self, data: verdict_signing.b64(bytes(64))
+'''
+
+
 def settings(root: Path) -> list[str]:
     """The production settings (referee/serving.py), or a checkout's own when it has none."""
     return SETTINGS["referee.serving"] if (root / "referee" / "serving.py").exists() else []
@@ -43,21 +54,25 @@ def main() -> None:
         body = tmp / "deal.json"
         body.write_text(make_texts(1)[0])
         plain = {k: v for k, v in os.environ.items() if k != "REFEREE_SIGNING_KEYS"}
-        servers = {"signed": (ROOT, 18941, {**plain, "DATABASE_URL": "sqlite:///:memory:",
-                                            "REFEREE_SIGNING_KEYS": str(tmp / "keys")}),
-                   "unsigned": (ROOT, 18942, {**plain, "DATABASE_URL": "sqlite:///:memory:"})}
+        (tmp / "no_ed25519_app.py").write_text(NO_ED25519_APP)
+        memory = {**plain, "DATABASE_URL": "sqlite:///:memory:"}
+        keys = {"REFEREE_SIGNING_KEYS": str(tmp / "keys")}
+        servers = {"signed": ("wsgi:app", ROOT, 18941, {**memory, **keys}),
+                   "unsigned": ("wsgi:app", ROOT, 18942, memory),
+                   "no Ed25519": ("no_ed25519_app:app", ROOT, 18943, {**memory, **keys, "PYTHONPATH": f"{tmp}:{ROOT}"})}
         if args.base:
-            servers["base"] = (Path(args.base), 18943, {**plain, "DATABASE_URL": "sqlite:///:memory:",
-                                                        "PYTHONPATH": str(Path(args.base))})
-        procs = {name: serve("wsgi:app", port, root, env, settings(root)) for name, (root, port, env) in servers.items()}
+            servers["base"] = ("wsgi:app", Path(args.base), 18944, {**memory, "PYTHONPATH": str(Path(args.base))})
+        procs = {name: serve(app, port, root, env, settings(root)) for name, (app, root, port, env) in servers.items()}
         try:
             rates: dict[str, list] = {name: [] for name in servers}
             print(f"uptime before: {os.getloadavg()}")
-            for name, (_, port, _) in servers.items():  # warm up
-                wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, 2, procs[name])
-            for _ in range(args.rounds):
-                for name, (_, port, _) in servers.items():
-                    rates[name].append(wrk(f"http://127.0.0.1:{port}/v1/verdicts", body, args.seconds, procs[name]))
+            names = list(servers)
+            for name in names:  # warm up
+                wrk(f"http://127.0.0.1:{servers[name][2]}/v1/verdicts", body, 2, procs[name])
+            for k in range(args.rounds):
+                for name in names[k % len(names):] + names[:k % len(names)]:
+                    rates[name].append(wrk(f"http://127.0.0.1:{servers[name][2]}/v1/verdicts", body, args.seconds,
+                                           procs[name]))
             print(f"uptime after:  {os.getloadavg()}")
         finally:
             for p in procs.values():
@@ -70,15 +85,19 @@ def main() -> None:
           "time per request")
     for name, runs in rates.items():
         rate, p50, p99, cpu = (statistics.median(r[k] for r in runs) for k in range(4))
-        print(f"{name:<9} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {rate / unsigned:6.3f} of unsigned"
+        print(f"{name:<10} {rate:8.1f} req/s  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  {rate / unsigned:6.3f} of unsigned"
               f"   CPU {cpu:6.0f} us/request  {cpu / unsigned_cpu:6.3f} of unsigned"
               f"   (rates: {', '.join(f'{r[0]:.0f}' for r in runs)})")
-    # each round's signed run against the unsigned one next to it, so that a change of load
-    # between rounds falls on both
-    rate_cost = sorted(100 * (1 - a[0] / b[0]) for a, b in zip(rates["signed"], rates["unsigned"]))
-    cpu_cost = sorted(100 * (a[3] / b[3] - 1) for a, b in zip(rates["signed"], rates["unsigned"]))
-    q = lambda xs: f"median {statistics.median(xs):.1f}%, middle half {xs[len(xs) // 4]:.1f}% to {xs[-1 - len(xs) // 4]:.1f}%"  # noqa: E731
-    print(f"signing costs, round by round: rate {q(rate_cost)}; CPU per request {q(cpu_cost)} (target: at most 5%)")
+    # each round's signed runs against the unsigned one of the same round, so that a change of
+    # load between rounds falls on both
+    q = lambda xs, unit, f: (f"median {statistics.median(xs):{f}}{unit}, middle half "  # noqa: E731
+                             f"{xs[len(xs) // 4]:{f}}{unit} to {xs[-1 - len(xs) // 4]:{f}}{unit}")
+    for name in ("signed", "no Ed25519"):
+        rate_cost = sorted(100 * (1 - a[0] / b[0]) for a, b in zip(rates[name], rates["unsigned"]))
+        cpu_cost = sorted(100 * (a[3] / b[3] - 1) for a, b in zip(rates[name], rates["unsigned"]))
+        cpu_us = sorted(a[3] - b[3] for a, b in zip(rates[name], rates["unsigned"]))
+        print(f"{name} costs, round by round: rate {q(rate_cost, '%', '.1f')}; CPU per request "
+              f"{q(cpu_cost, '%', '.1f')} ({q(cpu_us, ' us', '.0f')}) (target for signing: at most 5%)")
 
 
 if __name__ == "__main__":
