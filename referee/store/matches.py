@@ -109,8 +109,9 @@ class Matches:
                     return existing, False
                 limits.check_new_match(s, tid)
                 now = utcnow()
+                closed = bool(stored.get("closed"))  # a record closed elsewhere is stored closed
                 m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
-                          status=status_of(verdict, False), closed=False, created_at=now, updated_at=now)
+                          status=status_of(verdict, closed), closed=closed, created_at=now, updated_at=now)
                 s.add(m)
                 s.flush()
                 add_revision(s, m, "create", None, stored, verdict, now)

@@ -75,6 +75,27 @@ def test_r32_the_match_page_shows_the_abandoned_deal(store_client):
     assert "status <strong>abandoned</strong>" in page and "not scored (R-32)" in page
 
 
+def test_r32_a_match_uploaded_closed_is_stored_closed_as_one_closed_by_the_referee(store_client):
+    """A record that says the session was closed (`closed: true`, e.g. from another program's
+    export) is stored as a match closed here: its status, its closed flag, the feed's
+    match.finished, whoever reads it."""
+    from tests.helpers import won_by
+
+    t = make_tournament(store_client, "court-piece")
+    body = {"tournament": t["id"], "record": {"players": ["A", "B", "C", "D"], "closed": True,
+                                                "deals": [won_by(0, [1] * 7), won_by(2, [0] * 3, n=3)]}}
+    r = store_client.post("/v1/matches", json=body, headers=auth(t["key"]))
+    validate_response(r, "/v1/matches", "post")
+    assert r.status_code == 201, r.get_json()
+    created = r.get_json()
+    assert (created["closed"], created["status"]) == (True, "finished")
+    assert created["verdict"]["deals"][1]["status"] == "abandoned" and created["verdict"]["match"]["finished"]
+    read = store_client.get(f"/v1/matches/{created['id']}").get_json()
+    assert (read["closed"], read["status"]) == (True, "finished")
+    types = [e["type"] for e in untricked(feed(store_client, t).get_json()["events"])]
+    assert "match.finished" in types
+
+
 # -- R-36: the close ends the open trick -----------------------------------------------------------
 
 def test_r36_a_revoke_in_the_open_trick_at_the_close_is_announced_as_a_finished_deal(store_client):
