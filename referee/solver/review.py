@@ -7,23 +7,22 @@
   learnt), each position given as it is solved (the API's whole-deal form streams them);
 - `review_deal`: a deal's costly plays, from that pass (`referee analyse`).
 
-A play is costly when its value, for the team of the seat that made it, is below the best
-value of that moment; the cost is the difference (`cost_of`: the one place that decides it, for
-the record's plays, `costly_play`, and for each move an answer lists; the API and the page show
-what it says). A position past its search budget is reported as past it, never guessed.
+Which plays are costly, and what they cost, is costs.py's to say (the one place that decides
+it). A position past its search budget is reported as past it, never guessed.
 """
 from __future__ import annotations
 
 import time
 from typing import Callable, Container, Iterator, NamedTuple
 
-from ..engine.cards import Card, team_of
+from ..engine.cards import team_of
 from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.replay import deal_steps, position
 from ..engine.options import resolve
-from ..engine.playrecord import PLAY, REVEAL, TAKE_BACK, Record
-from . import Analysis, Outcome, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
+from ..engine.playrecord import REVEAL, Record
+from . import Analysis, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
+from .costs import CostlyPlay, cost_against, cost_of, costly_play, move_name, plays, shown
 from .position import REVEAL_MOVE
 
 
@@ -84,85 +83,6 @@ def _position(record: Record, index: int, events: int | None, field: str = "/eve
     if record.deals[index].hands is None:
         raise NoHands(index)
     return position(record, index, events, settler)
-
-
-# -- costly plays ---------------------------------------------------------------------
-
-class CostlyPlay(NamedTuple):
-    deal: int
-    event: int          # the event's index in the deal
-    trick: int
-    seat: int
-    card: str           # a card, or "reveal"
-    value: object       # the play's value (int: tricks; Outcome: score), its team's
-    best: object        # the best value at that moment
-    cost: str           # in words
-
-    def as_dict(self) -> dict:
-        return {"deal": self.deal, "event": self.event, "trick": self.trick, "seat": self.seat, "card": self.card,
-                "value": _show(self.value), "best": _show(self.best), "cost": self.cost}
-
-
-def _show(v):
-    return v.as_dict() if isinstance(v, Outcome) else v
-
-
-def plays(record: Record, index: int) -> list[int]:
-    """The events of a deal that are moves of the seat to play (plays and reveals), without
-    those taken back at once (a take-back makes the play no move of the game)."""
-    events = record.deals[index].events
-    return [j for j, e in enumerate(events) if e.kind in (PLAY, REVEAL)
-            and not (j + 1 < len(events) and events[j + 1].kind == TAKE_BACK)]
-
-
-def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> CostlyPlay | None:
-    """The record's move from the position after `n` events (its event `n`), when it cost:
-    `deal` is that position and `analysis` its values. None when the event is no move of the
-    seat to play (not a play or reveal, taken back at once, after the end or out of turn, or
-    no legal move there: the verdict's business) or when it was as good as the best."""
-    events = record.deals[index].events
-    if n >= len(events) or n not in plays(record, index):
-        return None
-    event = events[n]
-    if deal.is_over or deal.to_play != event.seat:
-        return None
-    move = REVEAL_MOVE if event.kind == REVEAL else event.card
-    values = dict(analysis.cards)
-    cost = cost_of(values[move], analysis, record) if move in values else None
-    if cost is None:
-        return None
-    return CostlyPlay(index, n, deal.number, event.seat, _name(move), values[move], analysis.value, cost)
-
-
-def cost_of(value, analysis: Analysis, record: Record) -> str | None:
-    """What a move of this value costs at the analysed moment, in words; None when it is as good
-    as the best. The one place that decides it: the record's plays (`costly_play`) and every
-    move the seat could make (each of an answer's `cards`) alike."""
-    return None if value == analysis.value else cost_words(analysis.value, value, record)
-
-
-def _name(move) -> str:
-    return move.text if isinstance(move, Card) else move
-
-
-def cost_words(best, value, record: Record) -> str:
-    """What a play lost, in words: tricks, or the §13 outcome's first difference."""
-    if not isinstance(best, Outcome):
-        return _count(best - value, "trick")
-    if best.margin != value.margin:
-        unit = "point" if _by_points(record) else "court"
-        return _count(best.margin - value.margin, unit) + " of the deal's margin"
-    if best.won != value.won:
-        return "the deal (won with best play, lost after it)"
-    return _count(best.tricks - value.tricks, "trick")
-
-
-def _count(n: int, unit: str) -> str:
-    return f"{n} {unit}{'' if n == 1 else 's'}"
-
-
-def _by_points(record: Record) -> bool:
-    return resolve(record.preset, record.options).target_is_points
 
 
 # -- budgets --------------------------------------------------------------------------
@@ -356,7 +276,7 @@ class DealReview(NamedTuple):
 
     def as_dict(self) -> dict:
         perfect = None if self.perfect is None else {
-            "value": _show(self.perfect.value), "result": self.perfect.result,
+            "value": shown(self.perfect.value), "result": self.perfect.result,
             "tricks_won": list(self.perfect.tricks_won)}
         return {"deal": self.deal, "objective": self.objective, "perfect_play": perfect,
                 "costly": [c.as_dict() for c in self.costly], "unanalysed": self.unanalysed, "stopped": self.stopped}
@@ -418,6 +338,5 @@ def _costly_move(record: Record, index: int, j: int, solver: Solver, fresh, sett
         return None  # a play after the end or out of turn: the verdict's business, not a choice
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
     best, value = solver.move_value(before, move, fresh())
-    if value == best:
-        return None
-    return CostlyPlay(index, j, before.number, event.seat, _name(move), value, best, cost_words(best, value, record))
+    cost = cost_against(best, value, record)
+    return None if cost is None else CostlyPlay(index, j, before.number, event.seat, move_name(move), value, best, cost)

@@ -11,8 +11,9 @@ from referee.engine import Deal, Record, resolve
 from referee.engine.playrecord import PLAY, Event, TrumpSpec
 from referee.engine.simulate import deal_hands
 from referee.solver import Outcome, SearchLimit
-from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at, cost_words,
-                                   plays, review_deal)
+from referee.solver.costs import cost_words, plays
+from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at,
+                                   review_deal)
 
 from .whole_deals import REPORT_EVERY, hidden_trump, lopsided
 

@@ -1,0 +1,100 @@
+"""The costly-play rule, in one place: a move is costly when its value, for the team of the
+seat that made it, is below the best value of that moment, and the cost is the difference in
+words (`cost_of`). It decides the record's plays (`costly_play`: what `referee analyse` and the
+API's `costly` report) and each move an analysis answer lists (`cards[].cost`); the API and the
+page show what it says and decide nothing of their own."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..engine.cards import Card
+from ..engine.deal import Deal
+from ..engine.options import resolve
+from ..engine.playrecord import PLAY, REVEAL, TAKE_BACK, Record
+from . import Analysis, Outcome
+from .position import REVEAL_MOVE
+
+
+class CostlyPlay(NamedTuple):
+    deal: int
+    event: int          # the event's index in the deal
+    trick: int
+    seat: int
+    card: str           # a card, or "reveal"
+    value: object       # the play's value (int: tricks; Outcome: score), its team's
+    best: object        # the best value at that moment
+    cost: str           # in words
+
+    def as_dict(self) -> dict:
+        return {"deal": self.deal, "event": self.event, "trick": self.trick, "seat": self.seat, "card": self.card,
+                "value": shown(self.value), "best": shown(self.best), "cost": self.cost}
+
+
+def shown(v):
+    """A value as JSON: tricks as they are, an Outcome as its dict."""
+    return v.as_dict() if isinstance(v, Outcome) else v
+
+
+def plays(record: Record, index: int) -> list[int]:
+    """The events of a deal that are moves of the seat to play (plays and reveals), without
+    those taken back at once (a take-back makes the play no move of the game)."""
+    events = record.deals[index].events
+    return [j for j, e in enumerate(events) if e.kind in (PLAY, REVEAL)
+            and not (j + 1 < len(events) and events[j + 1].kind == TAKE_BACK)]
+
+
+def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> CostlyPlay | None:
+    """The record's move from the position after `n` events (its event `n`), when it cost:
+    `deal` is that position and `analysis` its values. None when the event is no move of the
+    seat to play (not a play or reveal, taken back at once, after the end or out of turn, or
+    no legal move there: the verdict's business) or when it was as good as the best."""
+    events = record.deals[index].events
+    if n >= len(events) or n not in plays(record, index):
+        return None
+    event = events[n]
+    if deal.is_over or deal.to_play != event.seat:
+        return None
+    move = REVEAL_MOVE if event.kind == REVEAL else event.card
+    values = dict(analysis.cards)
+    cost = cost_of(values[move], analysis, record) if move in values else None
+    if cost is None:
+        return None
+    return CostlyPlay(index, n, deal.number, event.seat, move_name(move), values[move], analysis.value, cost)
+
+
+def cost_of(value, analysis: Analysis, record: Record) -> str | None:
+    """What a move of this value costs at the analysed moment, in words; None when it is as good
+    as the best: the record's plays (`costly_play`) and every move the seat could make (each
+    of an answer's `cards`) alike."""
+    return cost_against(analysis.value, value, record)
+
+
+def cost_against(best, value, record: Record) -> str | None:
+    """What a move of `value` costs when `best` was to be had; None when nothing. The one
+    place that decides it (`cost_of`; a whole deal's review, which asks the solver only the
+    move's value and the best)."""
+    return None if value == best else cost_words(best, value, record)
+
+
+def move_name(move) -> str:
+    return move.text if isinstance(move, Card) else move
+
+
+def cost_words(best, value, record: Record) -> str:
+    """What a play lost, in words: tricks, or the §13 outcome's first difference."""
+    if not isinstance(best, Outcome):
+        return _count(best - value, "trick")
+    if best.margin != value.margin:
+        unit = "point" if _by_points(record) else "court"
+        return _count(best.margin - value.margin, unit) + " of the deal's margin"
+    if best.won != value.won:
+        return "the deal (won with best play, lost after it)"
+    return _count(best.tricks - value.tricks, "trick")
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{n} {unit}{'' if n == 1 else 's'}"
+
+
+def _by_points(record: Record) -> bool:
+    return resolve(record.preset, record.options).target_is_points
