@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .database import database_url, open_database, with_db
+
+if TYPE_CHECKING:  # imported where a child is started: `referee serve` pays for it, not `referee check`
+    import subprocess
 
 ROOT = Path(__file__).resolve().parents[2]  # where wsgi.py is, for gunicorn
 

@@ -8,7 +8,6 @@ from referee.solver.core_table cimport Table
 
 cdef int ACE
 cdef int END_THIRTEEN
-cdef int EXACT
 cdef u64 FALSE
 cdef int RES
 cdef int SCORE

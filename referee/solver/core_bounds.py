@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
 """Bounds for the core search (core.py): sure tricks where tricks are taken at once, and where a
 trick won is never worse than lost, the outcomes every end of the deal can reach."""
-from .core_codes import ACE, END_THIRTEEN, EXACT, FALSE, RES, SCORE, TRUE, UNDECIDED
+from .core_codes import ACE, END_THIRTEEN, FALSE, RES, SCORE, TRUE, UNDECIDED
 from .core_table import Table
 
 

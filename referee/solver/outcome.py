@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..engine.options import Options
-from ..engine.scoring import Result, make_scoring
+from ..engine.scoring import Facts, Result, make_scoring
 
 
 class Outcome(NamedTuple):

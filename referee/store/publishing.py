@@ -12,10 +12,10 @@ from . import feed as ledger
 from .db import Database
 from .ids import new_id
 from .keys import reader_sees_all
-from .models import FeedEvent, Match, Revision, Tournament, utcnow
+from .models import FeedEvent, Match, Tournament, utcnow
 from .standings import finished_table
 from .tournaments import load_tournament
-from .views import event_dict
+from .views import Head, event_dict
 
 
 def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Head,

@@ -3,7 +3,6 @@ addresses. Every receiver here listens on 127.0.0.1, every loop is bounded in ti
 import json
 import socket
 import threading
-import time
 from datetime import timedelta
 
 import pytest
