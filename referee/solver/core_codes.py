@@ -34,7 +34,7 @@ BAND_AUTO_MUST = 2
 
 PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta
-MAX_ENTRIES = 1 << 20     # the table's size at most (40 MiB); past it, it starts again empty
+MAX_ENTRIES = 1 << 22     # the table's size at most (160 MiB, grown as needed); past it, it starts again empty
 M64 = 0xFFFFFFFFFFFFFFFF
 HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
 HASH_B = 0xC2B2AE3D27D4EB4F
