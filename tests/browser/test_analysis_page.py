@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from tests.api.test_analysis import claimed_endgame
-from tests.browser.test_pages import api, paste, position, wait_for
+from tests.browser.test_pages import api, paste, position, problems, wait_for
 from tests.solver.test_review import random_deal
 
 RECORD = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
@@ -185,8 +185,7 @@ def test_nothing_analysed_is_said_so_and_numbers_for_people_count_from_1(served,
     # The record's form answers a record that is not one with its pointers, and where they point.
     paste(browser, base, json.dumps({"preset": "court-piece", "deals": [
         {"dealer": 0, "events": [{"seat": 1, "play": "ZZ"}]}]}))
-    problems = browser.find_element(By.CSS_SELECTOR, ".problems").text
-    assert "/deals/0/events/0/play (deal 1, event 1, play):" in problems
+    assert "/deals/0/events/0/play (deal 1, event 1, play):" in problems(browser)
 
 
 def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, browser):

@@ -47,6 +47,12 @@ def paste(browser, base, text):
     wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "section.deal, .problems"))
 
 
+def problems(browser):
+    """The record form's problems, once shown: the page may still be swapping in its answer
+    (a tab that kept an earlier record shows that record's deal first)."""
+    return wait_for(lambda: "\n".join(e.text for e in browser.find_elements(By.CSS_SELECTOR, ".problems")))
+
+
 def position(browser):
     """The stepper's line; a live page may swap itself in between finding and reading."""
     for _ in range(50):
@@ -105,8 +111,8 @@ def test_a_step_of_a_record_with_hands_shows_the_hands_and_the_legal_cards(serve
 def test_a_malformed_record_shows_the_api_errors_next_to_the_text(served, browser):
     base, _ = served
     paste(browser, base, '{"preset": "court-piece", "deals": [{"dealer": 5}]}')
-    problems = browser.find_element(By.CSS_SELECTOR, ".problems").text
-    assert "/deals/0/dealer" in problems and "must be a seat 0..3" in problems
+    shown = problems(browser)
+    assert "/deals/0/dealer" in shown and "must be a seat 0..3" in shown
     assert "dealer\": 5" in browser.find_element(By.ID, "record").get_attribute("value")
 
 
