@@ -301,7 +301,7 @@ class Bounds(Table):
         lo = 1 << 40
         hi = -(1 << 40)
         saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
-        if self.court_made and not q:  # the court team may stop here
+        if self.court_made:  # the court team may stop here (within a cash too: more lines, still a bound)
             self.ended = 1
             self.court_made = 0
             v = self._span_of(0)
