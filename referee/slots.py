@@ -4,14 +4,18 @@ processes of one `referee serve` share lock files in one directory, next to a SQ
 A slot of the server is a file `slot-N.lock` held with an exclusive `flock`: the kernel lets
 it go when its process ends, however it ends, so no slot is lost to a killed worker. Each
 holder writes when its search must have stopped (it runs under a time budget), so a refusal
-can say when the first slot will be free at the latest.
+can say when the first slot will be free at the latest. The folder is the referee's own
+(referee/lockdir.py: owner-only, no link followed), opened when the slots are made.
 """
 from __future__ import annotations
 
 import os
 import threading
 import time
+import weakref
 from pathlib import Path
+
+from .lockdir import UnsafeDirectory, open_file, private_dir, read_file
 
 try:
     import fcntl
@@ -21,8 +25,9 @@ except ImportError:  # not a POSIX system: the bound per process only
 
 def lock_dir(database_url: str | None) -> Path | None:
     """Where the server's slots are: next to a SQLite file (`referee.db.search-slots`); for
-    another database, a directory of this user's named after the database's address (the
-    workers of one server share it). None for an in-memory database: it is one process's."""
+    another database, a folder of this user's in the temporary folder named after the
+    database's address (the workers of one server share it; lockdir refuses one made by
+    another user). None for an in-memory database: it is one process's."""
     url = database_url or ""
     if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
         return Path(url[len("sqlite:///"):].split("?", 1)[0] + ".search-slots")
@@ -55,6 +60,9 @@ class Slots:
                  seconds: float | None = None):
         self.per_process, self.per_server = per_process or None, per_server or None
         self.directory = directory if self.per_server and fcntl is not None else None
+        self._dir_fd = None if self.directory is None else private_dir(self.directory)  # UnsafeDirectory: refused
+        if self._dir_fd is not None:
+            weakref.finalize(self, os.close, self._dir_fd)
         self.seconds = seconds  # the longest a search holds its slot when it does not say (for Retry-After)
         self._lock = threading.Lock()
         self._held: dict[Slot, float] = {}  # this process's slots, each with when it is free at the latest
@@ -89,11 +97,12 @@ class Slots:
             os.close(fd)
 
     def _lock_a_file(self, until: float) -> int | None:
-        self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         first = os.getpid() % self.per_server  # processes start at different files
         for k in range(self.per_server):
-            path = self.directory / f"slot-{(first + k) % self.per_server}.lock"
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fd = open_file(self._dir_fd, f"slot-{(first + k) % self.per_server}.lock", os.O_RDWR | os.O_CREAT)
+            except UnsafeDirectory:  # a link or a stranger's file where a slot should be: that slot is never free
+                continue
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -108,9 +117,10 @@ class Slots:
         if self.directory is None:
             return []
         out = []
-        for path in self.directory.glob("slot-*.lock"):
+        for name in os.listdir(self._dir_fd):
+            text = read_file(self._dir_fd, name) if name.startswith("slot-") else None
             try:
-                out.append(float(path.read_text().split()[0]))
-            except (OSError, ValueError, IndexError):
+                out.append(float(text.split()[0]))
+            except (AttributeError, ValueError, IndexError):
                 continue
         return out
