@@ -102,15 +102,60 @@ def _parse(url: str) -> tuple[str, str, int, str, str]:
 
 
 def _public(address) -> bool:
-    if address.version == 6 and address.ipv4_mapped:
-        address = address.ipv4_mapped
     return address.is_global and not address.is_multicast
+
+
+# IPv6 networks whose addresses carry an IPv4 address, and where it sits (RFC 6052's prefix
+# lengths): on a network that translates them, a connection to one reaches the IPv4 address.
+_EMBEDDING = [(ipaddress.ip_network(net), at) for net, at in (
+    ("::ffff:0:0/96", (96,)),           # IPv4-mapped
+    ("::ffff:0:0:0/96", (96,)),         # IPv4-translated (SIIT)
+    ("::/96", (96,)),                   # IPv4-compatible (deprecated)
+    ("64:ff9b::/96", (96,)),            # NAT64, the well-known prefix
+    ("64:ff9b:1::/48", (48, 56, 64, 96)),  # NAT64, local use: any prefix length from /48
+    ("2002::/16", (16,)),               # 6to4
+)]
+
+
+def _rfc6052(n: int, at: int) -> ipaddress.IPv4Address:
+    """The IPv4 address at bit `at` of an IPv6 address (as an int), skipping bits 64-71
+    (RFC 6052's reserved octet) when it spans them."""
+    without_u = ((n >> 64) << 56) | (n & ((1 << 56) - 1))  # 120 bits: the reserved octet gone
+    start = at if at <= 64 else at - 8
+    return ipaddress.IPv4Address((without_u >> (120 - start - 32)) & 0xFFFFFFFF)
+
+
+def embedded(address) -> list:
+    """The IPv4 addresses an IPv6 address stands for (NAT64, 6to4, mapped, compatible,
+    translated, Teredo's server and client); [] for any other address."""
+    if address.version != 6:
+        return []
+    if address.teredo:
+        return list(address.teredo)
+    n = int(address)
+    for net, positions in _EMBEDDING:
+        if address in net:
+            if net.prefixlen == 16:  # 6to4: the IPv4 address follows the prefix
+                return [ipaddress.IPv4Address((n >> 80) & 0xFFFFFFFF)]
+            return [_rfc6052(n, at) for at in positions]
+    return []
+
+
+def _allowed(address, networks: list) -> bool:
+    """A public address, or one the operator allows; an IPv6 address that carries an IPv4
+    one is that IPv4 address (each of them, when where it sits is the network's choice)."""
+    if any(address in net for net in networks):
+        return True
+    inner = embedded(address)
+    if inner:
+        return all(_public(v4) or any(v4 in net for net in networks) for v4 in inner)
+    return _public(address)
 
 
 def check_target(url: str, conf: dict | None = None) -> Target:
     """Public addresses only, unless REFEREE_WEBHOOK_HOSTS names the host (or holds the
     address or its network), or REFEREE_DEV=1: loopback, private, link-local, unspecified
-    and multicast addresses are refused, in every spelling. The answer names the resolved
+    and multicast addresses are refused, in every spelling, IPv4 inside IPv6 included. The answer names the resolved
     address, so the connection goes where the check looked (no second lookup that a name
     could answer differently)."""
     conf = allowed_targets() if conf is None else conf
@@ -120,8 +165,7 @@ def check_target(url: str, conf: dict | None = None) -> Target:
     except (socket.gaierror, UnicodeError, ValueError):
         raise TargetRefused(f"cannot resolve {json.dumps(host)}") from None
     addresses = [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
-    allowed = conf["dev"] or host in conf["hosts"] or all(
-        _public(a) or any(a in net for net in conf["networks"]) for a in addresses)
+    allowed = conf["dev"] or host in conf["hosts"] or all(_allowed(a, conf["networks"]) for a in addresses)
     if not addresses or not allowed:
         raise TargetRefused(f"{json.dumps(host)} is not a public address, and REFEREE_WEBHOOK_HOSTS does not allow it")
     return Target(scheme, host, str(addresses[0]), port, path, normal)

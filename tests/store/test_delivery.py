@@ -9,7 +9,7 @@ import pytest
 
 from referee.store import leases
 from referee.store.delivery import Worker
-from referee.store.targets import check_target
+from referee.store.targets import TargetRefused, check_target
 from referee.store.errors import Invalid
 from referee.store.models import Delivery, Tournament, Webhook, utcnow
 from referee.store.ids import new_id
@@ -108,6 +108,45 @@ def test_the_operator_allows_hosts_addresses_networks_or_everything_in_developme
     monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS")
     monkeypatch.setenv("REFEREE_DEV", "1")
     assert Webhooks(store).register(t.id, key, "http://[::1]:9/x")[0]["url"] == "http://[::1]:9/x"
+
+
+# IPv4 inside IPv6: on a network that translates these, each reaches the IPv4 address it holds
+EMBEDDED = {
+    "NAT64 64:ff9b::/96, loopback": "http://[64:ff9b::7f00:1]/",
+    "NAT64 64:ff9b::/96, link-local": "http://[64:ff9b::a9fe:a9fe]/",
+    "NAT64 64:ff9b::/96, private": "http://[64:ff9b::a00:1]/",
+    "local NAT64 64:ff9b:1::/48, /96 form": "http://[64:ff9b:1::c0a8:1]/",
+    "local NAT64 64:ff9b:1::/48, /48 form": "http://[64:ff9b:1:7f00:0:100::]/",
+    "6to4 2002::/16, loopback": "http://[2002:7f00:1::]/",
+    "6to4 2002::/16, private": "http://[2002:c0a8:101::1]/",
+    "IPv4-mapped ::ffff:0:0/96": "http://[::ffff:a9fe:a9fe]/",
+    "IPv4-compatible ::/96": "http://[::7f00:1]/",
+    "IPv4-compatible ::/96, private": "http://[::ac10:1]/",
+    "IPv4-translated ::ffff:0:0:0/96": "http://[::ffff:0:7f00:1]/",
+    "IPv4-translated ::ffff:0:0:0/96, link-local": "http://[::ffff:0:a9fe:a9fe]/",
+}
+
+
+@pytest.mark.parametrize("url", EMBEDDED.values(), ids=EMBEDDED.keys())
+def test_ipv4_inside_ipv6_is_the_ipv4_address_it_is(store, monkeypatch, url):
+    """Only the address is checked: nothing is sent to it."""
+    monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS", raising=False)
+    monkeypatch.delenv("REFEREE_DEV", raising=False)
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with pytest.raises(Invalid) as refused:
+        Webhooks(store).register(t.id, key, url)
+    assert "is not a public address" in str(refused.value)
+
+
+def test_a_public_ipv4_inside_ipv6_is_public_and_the_operator_may_allow_the_ipv4_address(monkeypatch):
+    monkeypatch.delenv("REFEREE_DEV", raising=False)
+    monkeypatch.delenv("REFEREE_WEBHOOK_HOSTS", raising=False)
+    for url in ("http://[64:ff9b::808:808]/", "http://[2002:808:808::1]/", "http://[::ffff:808:808]/"):
+        assert check_target(url).url == url  # 8.8.8.8, only checked
+    monkeypatch.setenv("REFEREE_WEBHOOK_HOSTS", "127.0.0.1")
+    assert check_target("http://[64:ff9b::7f00:1]:9/").address == "64:ff9b::7f00:1"
+    with pytest.raises(TargetRefused):
+        check_target("http://[64:ff9b::7f00:2]:9/")  # 127.0.0.2: not the address allowed
 
 
 def _closing_receiver():
