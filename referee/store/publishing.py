@@ -13,7 +13,7 @@ from .db import Database
 from .ids import new_id
 from .keys import reader_sees_all
 from .models import FeedEvent, Match, Tournament, utcnow
-from .standings import finished_table
+from .standings import standings_change
 from .tournaments import load_tournament
 from .views import Head, event_dict
 
@@ -39,8 +39,10 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
         events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
                                           "match": new["match"], "finished": finished_now}))
     if finished_before or finished_now:
-        s.flush()
-        events.append(("standings.changed", {"standings": finished_table(s, t.id)}))
+        counted = standings_change(s, t.id, m.id, (before.record, old) if finished_before else None,
+                                   (after.record, new) if finished_now else None)
+        if counted["rows"] or counted["removed"]:
+            events.append(("standings.changed", counted))
     for type_, payload in events:
         t.feed_seq += 1
         s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,

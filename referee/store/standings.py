@@ -1,6 +1,7 @@
 """Tournament standings from finished matches' verdicts."""
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from sqlalchemy import select
@@ -39,11 +40,9 @@ def _merit(row: dict) -> tuple[int, int, int]:
     return row["won"], row["courts_for"] - row["courts_against"], row["points_for"] - row["points_against"]
 
 
-def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
-    """Per team (the pair of partners): played, won, lost, drawn, courts and points for
-    and against; ordered by wins, then court difference, then points difference (TIE_BREAK).
-    Teams equal on all three share a rank (1, 1, 3), listed by name."""
-    rows: dict[tuple[str, str], dict] = {}
+def _tally(matches: list[tuple[dict, dict]], rows: dict[tuple[str, ...], dict] | None = None) -> dict[tuple[str, ...], dict]:
+    """Per team (the pair of partners), its figures from these matches, added to `rows`."""
+    rows = {} if rows is None else rows
     for record, verdict in matches:
         if not verdict["valid"]:
             continue
@@ -60,6 +59,10 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
             row["courts_against"] += m["courts"][1 - team]
             row["points_for"] += m["points"][team]
             row["points_against"] += m["points"][1 - team]
+    return rows
+
+
+def ranked(rows: dict[tuple[str, ...], dict]) -> list[dict]:
     ordered = sorted(rows.values(), key=lambda r: (tuple(-x for x in _merit(r)), r["team"]))
     for place, row in enumerate(ordered, 1):
         before = ordered[place - 2] if place > 1 else None
@@ -67,10 +70,74 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
     return ordered
 
 
+def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
+    """Per team (the pair of partners): played, won, lost, drawn, courts and points for
+    and against; ordered by wins, then court difference, then points difference (TIE_BREAK).
+    Teams equal on all three share a rank (1, 1, 3), listed by name."""
+    return ranked(_tally(matches))
+
+
+def change(old: list[dict], new: list[dict]) -> dict:
+    """What turns the table `old` into `new`, in a size bounded by what changed, not by the
+    table: `rows`, each row that is new or whose figures or rank changed, as it is now;
+    `removed`, the teams no longer in it; `moved`, for every other row, how its rank moved
+    (`by`), as runs of its rank before (`from`..`to`); `teams`, how many rows there are now.
+    A team whose figures did not change moves only by the rows that passed it, so the runs
+    are at most two per changed row."""
+    before = {tuple(r["team"]): r for r in old}
+    after = {tuple(r["team"]): r for r in new}
+    rows = [r for team, r in after.items() if before.get(team) != r and not _only_moved(before.get(team), r)]
+    changed = {tuple(r["team"]) for r in rows}
+    shifts = sorted({before[team]["rank"]: r["rank"] - before[team]["rank"]
+                     for team, r in after.items() if team in before and team not in changed}.items())
+    moved: list[dict] = []
+    run: dict | None = None
+    for rank, by in shifts:  # a run ends at a row that does not move by its `by`
+        if run is not None and run["by"] == by:
+            run["to"] = rank
+        else:
+            run = {"from": rank, "to": rank, "by": by} if by else None
+            moved += [run] if run else []
+    return {"rows": rows, "removed": [list(team) for team in sorted(set(before) - set(after))],
+            "moved": moved, "teams": len(new)}
+
+
+def _only_moved(was: dict | None, now: dict) -> bool:
+    """The same figures, only another rank: said by `moved`, not again as a row."""
+    return was is not None and {**was, "rank": now["rank"]} == now
+
+
+def finished_rows(s: Session, tid: str, but: str | None = None) -> dict[tuple[str, ...], dict]:
+    """The standings' figures per team from a tournament's finished matches as stored now
+    (`but` that match), reading of each only its players and its verdict's validity and
+    standing, not the whole record and verdict."""
+    stmt = select(Match.id, Match.record["players"], Match.verdict["valid"], Match.verdict["match"]).where(
+        Match.tournament_id == tid, Match.status == "finished")
+    if but is not None:
+        stmt = stmt.where(Match.id != but)
+    matches, unfinished = [], []
+    for mid, players, valid, standing in s.execute(stmt).all():
+        if valid and not standing["finished"]:
+            unfinished.append(mid)  # closed before records carried `closed`: _winner judges it
+        else:
+            matches.append(({"players": players}, {"valid": valid, "match": standing}))
+    if unfinished:
+        matches += [tuple(row) for row in s.execute(select(Match.record, Match.verdict).where(Match.id.in_(unfinished)))]
+    return _tally(matches)
+
+
 def finished_table(s: Session, tid: str) -> list[dict]:
     """The standings of a tournament's finished matches, as stored now."""
-    rows = s.execute(select(Match.record, Match.verdict).where(Match.tournament_id == tid, Match.status == "finished")).all()
-    return table([(record, verdict) for record, verdict in rows])
+    return ranked(finished_rows(s, tid))
+
+
+def standings_change(s: Session, tid: str, mid: str, before: tuple[dict, dict] | None,
+                     after: tuple[dict, dict] | None) -> dict:
+    """`change` of the standings by one match's write: its (record, verdict) counted
+    `before` and `after` (None: not finished, so not counted), the others as stored."""
+    others = finished_rows(s, tid, but=mid)
+    old, new = (ranked(_tally([m] if m else [], copy.deepcopy(others))) for m in (before, after))
+    return change(old, new)
 
 
 class Standings:

@@ -32,8 +32,10 @@ def test_live_play_publishes_deals_violations_and_the_match_end(store):
         view = store.add_deal(view.match.id, key, view.etag, won_by(dealer, winners))
     types = [e["type"] for e in all_events(store, t.id, key)]
     assert types[-3:] == ["deal.finished", "match.finished", "standings.changed"]
-    last = all_events(store, t.id, key)[-1]["payload"]["standings"]
-    assert last[0]["team"] == ["B", "D"] and last[0]["won"] == 1
+    last = all_events(store, t.id, key)[-1]["payload"]
+    assert [r["team"] for r in last["rows"]] == [["B", "D"], ["A", "C"]]  # both teams new: every row
+    assert last["rows"][0]["won"] == 1 and last["rows"][0]["rank"] == 1 and last["rows"][1]["lost"] == 1
+    assert last["removed"] == [] and last["moved"] == [] and last["teams"] == 2
 
 
 def test_a_refused_write_publishes_nothing(store):

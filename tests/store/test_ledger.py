@@ -27,7 +27,7 @@ def readme_fold(events):
     [code] = [c for c in re.findall(r"```python\n(.*?)```", text, re.S) if "/feed, in order" in c]
     names = {"events": events}
     exec(code, names)
-    return {k: _bare(t) for k, t in names["tricks"].items() if t is not None}, names["courts"]
+    return {k: _bare(t) for k, t in names["tricks"].items() if t is not None}, names["courts"], names["table"]
 
 
 def _bare(trick):
@@ -52,8 +52,18 @@ def fold(events):
         elif e["type"] == "violation.withdrawn":
             v = p["violation"]
             violations.pop(key + (v["event"], v["code"]), None)
-        elif e["type"] == "standings.changed":
-            standings = p["standings"]
+        elif e["type"] == "standings.changed":  # the changed rows; every other row's rank moves by its run
+            standings = {} if standings is None else standings
+            unchanged = {team: row for team, row in standings.items()
+                         if team not in {tuple(r["team"]) for r in p["rows"]} and list(team) not in p["removed"]}
+            for row in unchanged.values():
+                runs = [m["by"] for m in p["moved"] if m["from"] <= row["rank"] <= m["to"]]
+                assert len(runs) <= 1
+                row["rank"] += sum(runs)
+            standings = {**unchanged, **{tuple(r["team"]): dict(r) for r in p["rows"]}}
+            assert len(standings) == p["teams"]
+    if standings is not None:
+        standings = sorted(standings.values(), key=lambda r: (r["rank"], r["team"]))
     return ({k: r for k, r in results.items() if r is not None}, violations,
             {k: t for k, t in tricks.items() if t is not None}, standings)
 
@@ -232,13 +242,13 @@ def test_folding_the_feed_gives_the_stored_verdicts(db_url, preset, seed):
         assert results == want_results
         assert violations == want_violations
         assert tricks == want_tricks
-        readme_tricks, courts = readme_fold(feed)
+        readme_tricks, courts, readme_table = readme_fold(feed)
         assert readme_tricks == want_tricks
+        assert readme_table == want_standings  # the README's fold, row for row the API's standings
         for mid in mids:  # the README's per-match sums are each match's own totals
             match = client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]["match"]
             assert courts.get(mid, [0, 0]) == match["courts"], mid
-        if standings is not None:
-            assert standings == want_standings
+        assert (standings or []) == want_standings
         announced = [(e["match"], e["payload"]["deal"]) for e in feed if e["type"] in ("deal.finished", "deal.abandoned")]
         ended = [e["match"] for e in feed if e["type"] == "match.finished"]
         finished = [(e["match"], e["payload"]["deal"], e["payload"]["trick"]) for e in feed if e["type"] == "trick.finished"]

@@ -154,15 +154,15 @@ def test_a_long_read_does_not_block_another_tournaments_read_or_write(store, mon
     t1, _, _ = session(store, [won_by(0, [1] * 7)])
     t2, key2, view2 = session(store, [{"dealer": 0, "trump": {"suit": "S"}, "events": []}])
     inside, release = threading.Event(), threading.Event()
-    table = standings.table
+    ranked = standings.ranked
 
-    def slow_table(matches):
+    def slow_table(rows):
         if threading.current_thread().name == "slow":
             inside.set()
             release.wait(60)
-        return table(matches)
+        return ranked(rows)
 
-    monkeypatch.setattr(standings, "table", slow_table)
+    monkeypatch.setattr(standings, "ranked", slow_table)
     slow = threading.Thread(target=store.standings, args=(t1.id, None), name="slow")
     slow.start()
     assert inside.wait(30)
