@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import orjson
 from flask import Blueprint, Response, current_app, request
 
-from referee import jsontext
+from referee import jsonitems, jsontext
 from referee.engine import RefereeError, judge
 from referee.engine.settlement import Settler, Stopped
 
@@ -41,51 +41,34 @@ def judge_one(data: Any, settler: Settler, raw: bytes | None = None, ring=True) 
         return 422, problem_body(422, "Invalid record", str(exc), errors=[{"pointer": "/", "detail": str(exc)}])
 
 
-def _size(data: Any) -> int:
-    """An item's size as JSON text (0 for one nested too deep to write: it is refused anyway)."""
-    try:
-        return len(orjson.dumps(data))
-    except TypeError:
-        return 0
-
-
-def _items(body: bytes | list, item_limit: int, settler: Settler, clean: bool = False, small: bool = False,
-           ring=None) -> Iterator[tuple[int, orjson.Fragment | dict]]:
-    """Each item judged. `clean`: the array's text holds no NUL at all; `small`: the whole
-    body is within the item limit, so no item can be over it."""
-    if isinstance(body, bytes):  # JSON Lines
-        for line in body.split(b"\n"):
-            if not line.strip():
-                continue
-            if len(line) > item_limit:
-                yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
-                continue
-            try:
-                data = jsontext.loads(line)
-            except jsontext.NotJSON as exc:
-                yield 400, problem_body(400, "Malformed JSON", f"the item is not JSON: {exc}")
-                continue
-            yield judge_one(data, settler, line, ring)
-        return
-    for data in body:  # a JSON array, already read
-        if not small and _size(data) > item_limit:
+def _judged(body: bytes, spans: list[tuple[int, int]], item_limit: int, settler: Settler,
+            ring=None) -> Iterator[tuple[int, orjson.Fragment | dict]]:
+    """Each item judged, parsed only then (referee/jsonitems.py): the batch never holds more
+    than its body and one item parsed."""
+    for start, end in spans:
+        if end - start > item_limit:
             yield 413, problem_body(413, "Content Too Large", f"an item is over {item_limit} bytes", limit=item_limit)
-        else:
-            yield judge_one(data, settler, b"" if clean else None, ring)
+            continue
+        text = body[start:end]
+        try:
+            data = jsontext.loads(text)
+        except jsontext.NotJSON as exc:
+            yield 400, problem_body(400, "Malformed JSON", f"the item is not JSON: {exc}")
+            continue
+        yield judge_one(data, settler, text, ring)
 
 
-def _read(body: bytes, ndjson: bool) -> tuple[int, bytes | list]:
-    """How many items, and the items: the lines (still bytes) or the parsed JSON array."""
+def _spans(body: bytes, ndjson: bool, most: int) -> list[tuple[int, int]]:
+    """Where the items are (`most + 1` at most): the lines, or the JSON array's items by its frame."""
     if ndjson:
-        return sum(1 for line in body.split(b"\n") if line.strip()), body
+        return jsonitems.line_spans(body, most)
     try:
-        data = jsontext.loads(body)
+        return jsonitems.array_spans(body, most)
     except jsontext.NotJSON as exc:
         raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
-    if not isinstance(data, list):
+    except jsonitems.NotAnArray:
         raise Problem(422, "Invalid batch", "a JSON batch is an array of records",
-                      errors=[{"pointer": "/", "detail": "must be an array"}])
-    return len(data), data
+                      errors=[{"pointer": "/", "detail": "must be an array"}]) from None
 
 
 @bp.post("/v1/verdicts/batch", endpoint="createVerdicts")
@@ -97,20 +80,20 @@ def create_verdicts():
                                                      f"array, not {mimetype or 'no type'}")
     config = current_app.config
     body = read_body(config["BATCH_MAX_BYTES"])
-    count, items = _read(body, ndjson)
-    if count == 0:
+    most = config["BATCH_MAX_ITEMS"]
+    spans = _spans(body, ndjson, most)
+    if not spans:
         raise Problem(422, "Invalid batch", "the batch holds no record", errors=[{"pointer": "/", "detail": "empty"}])
-    if count > config["BATCH_MAX_ITEMS"]:
-        raise Problem(413, "Content Too Large", f"the batch holds {count} items; at most {config['BATCH_MAX_ITEMS']} "
-                      "are taken (REFEREE_BATCH_MAX_ITEMS)", limit=config["BATCH_MAX_ITEMS"])
+    if len(spans) > most:
+        raise Problem(413, "Content Too Large", f"the batch holds more than {most} items; at most {most} "
+                      "are taken (REFEREE_BATCH_MAX_ITEMS)", limit=most)
     item_limit = config["MAX_CONTENT_LENGTH"]
     ring = signer()
     budget = new_budget()  # the answer streams after the view returns: its generator owns the budget
 
     def lines() -> Iterator[bytes]:
-        clean = not jsontext.may_hold_nul(body)
         with budget:
-            judged = _items(items, item_limit, budget.settler(), clean, len(body) <= item_limit, ring)
+            judged = _judged(body, spans, item_limit, budget.settler(), ring)
             for index, (status, body_) in enumerate(judged):
                 key = "verdict" if status == 200 else "problem"
                 yield jsontext.dumps_verdict({"index": index, "status": status, key: body_}) + b"\n"
