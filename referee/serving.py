@@ -30,6 +30,7 @@ import time
 from functools import partial
 
 from gunicorn import http, util
+from gunicorn.http.body import ChunkedReader, LengthReader
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 __all__ = ["worker_class", "workers", "threads", "timeout", "keepalive", "accesslog", "control_socket_disable"]
@@ -50,6 +51,7 @@ READ_TIMEOUT = 10.0           # seconds a thread waits on one read or write of a
 BUFFERED_BODY = 1024 * 1024   # a body up to this (the API's body limit) is received before a thread takes it
 BUFFERED_TOTAL = 64 * 2**20   # bytes of requests a worker's poller holds at once; past it, threads read
 HEAD_LIMIT = 64 * 1024        # a head longer than this goes to a thread at once (the parser refuses it)
+DISCARDED = 64 * 1024         # the most of a body left unread that gunicorn discards to keep the connection
 
 DETAILS = {
     408: f"the request did not arrive within {REQUEST_TIMEOUT:.0f} s of its first byte",
@@ -176,6 +178,29 @@ class _Arrival:
         return len(self.data) >= self.wanted
 
 
+def body_left(environ: dict) -> bool:
+    """Whether the request's body is left unread, its rest not already here to discard (then
+    the connection cannot serve another request: gunicorn would close it after the answer)."""
+    reader = getattr(environ.get("wsgi.input"), "reader", None)
+    if isinstance(reader, ChunkedReader):
+        return reader.parser is not None
+    if not isinstance(reader, LengthReader) or reader.length == 0:
+        return False
+    with reader.unreader.buf.getbuffer() as arrived:
+        return reader.length > min(arrived.nbytes, DISCARDED)
+
+
+def closing_unread(app, environ: dict, start_response):
+    """The app, its answer saying `Connection: close` when the body is left unread (a 403 or a
+    415 sent before reading it, a 413 past the limit), not keep-alive and then a close under the
+    client's next request."""
+    def start(status, headers, exc_info=None):
+        if body_left(environ):
+            start_response.__self__.force_close()
+        return start_response(status, headers, exc_info)
+    return app(environ, start)
+
+
 class ProblemWorker(ThreadWorker):
     """gthread, receiving each request in the poller under one deadline, with a timeout on
     a thread's reads and writes, and gunicorn's own error answers as problem+json."""
@@ -184,6 +209,10 @@ class ProblemWorker(ThreadWorker):
         self.arrivals: dict[int, _Arrival] = {}
         self.buffered = 0
         super().init_process()
+
+    def load_wsgi(self):
+        super().load_wsgi()
+        self.wsgi = partial(closing_unread, self.wsgi)
 
     def accept(self, listener):
         try:

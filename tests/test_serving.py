@@ -256,3 +256,49 @@ def test_plain_gunicorn_from_the_root_has_the_production_settings(tmp_path):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def _closed_after(sock: socket.socket, seconds: float = 10) -> bool:
+    """Whether the server closes the connection (within `seconds`) with nothing more to say."""
+    sock.settimeout(seconds)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+@pytest.mark.parametrize("head, size, status", [
+    ("POST /v1/verdicts HTTP/1.1\r\nContent-Type: text/plain", 100_000, 415),
+    ("POST /v1/matches HTTP/1.1\r\nContent-Type: application/json", 100_000, 401),
+    ("POST /v1/verdicts HTTP/1.1\r\nContent-Type: application/json", 2_000_000, 413),
+], ids=["415", "401-before-the-body", "413"])
+def test_an_answer_that_leaves_the_body_unread_says_connection_close(served, head, size, status):
+    """An answer given without reading a body over 64 KiB (more than the server discards to
+    keep the connection): `Connection: close`, and the connection closes; before, it said
+    keep-alive and closed under the client's next request."""
+    port, _ = served
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(f"{head}\r\nHost: x\r\nContent-Length: {size}\r\n\r\n".encode())
+        try:
+            sock.sendall(b"{" + b" " * (size - 1))
+        except OSError:
+            pass  # the server answered and closed before taking all of it: what the test is about
+        got, headers, body = answer(sock)
+        assert (got, headers["connection"], json.loads(body)["status"]) == (status, "close", status)
+        assert _closed_after(sock)
+
+
+def test_a_small_body_left_unread_keeps_the_connection(served):
+    """A 415 for a body of 100 bytes, all arrived: the server discards it, says keep-alive, and
+    answers the next request on the same connection."""
+    port, _ = served
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"POST /v1/verdicts HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n"
+                     + b"x" * 100)
+        status, headers, _ = answer(sock)
+        assert (status, headers["connection"]) == (415, "keep-alive")
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, _, body = answer(sock)
+        assert (status, json.loads(body)) == (200, {"status": "ok"})
