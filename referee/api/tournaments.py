@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
+from referee import jsontext
+
 from referee.record_shape import check_deal, check_events, check_record
 from referee.store.ids import INT_MAX
 from referee.store.operator import require_operator
@@ -19,7 +21,7 @@ from .problems import Problem
 
 def _stored_record(data, pointer):
     return check_record(data, pointer, stored=True)
-from .verdicts import read_json
+from .verdicts import read_body, read_json
 
 bp = Blueprint("tournaments", __name__)
 
@@ -97,13 +99,26 @@ def get_feed(tournament_id: str):
 @bp.post("/v1/matches", endpoint="createMatch")
 @needs_key
 def create_match():
-    body = read_json()
-    tournament = body.get("tournament") if isinstance(body, dict) else None
-    if isinstance(tournament, str):  # the key first; a body that names no tournament is the schema's 422
-        check_write_key(tournament_id=tournament)
-    data = load(MatchCreateSchema(), body, "match", {"record": _stored_record})
+    raw = read_body()
+    _key_for_named_tournament(raw)
+    data = load(MatchCreateSchema(), read_json(raw), "match", {"record": _stored_record})
     view, created = store().create_match(data["tournament"], bearer_key(), data["record"], data.get("external_id"))
     return _match_response(view, 201 if created else 200)
+
+
+def _key_for_named_tournament(raw: bytes) -> None:
+    """The key first, before the body's media type, JSON or schema is judged (so a wrong key
+    learns nothing of its body): 403/404 for a key that does not write the tournament the
+    body names; a body that names none, or cannot be read, 403 for a key that writes none."""
+    try:
+        body = jsontext.loads(raw)
+    except jsontext.NotJSON:
+        body = None
+    tournament = body.get("tournament") if isinstance(body, dict) else None
+    if isinstance(tournament, str):
+        check_write_key(tournament_id=tournament)
+    else:
+        store().check_key_writes_any(bearer_key())
 
 
 @bp.get("/v1/matches", endpoint="listMatches")

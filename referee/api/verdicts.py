@@ -17,12 +17,13 @@ from .problems import Problem, refuse_nul
 bp = Blueprint("verdicts", __name__)
 
 
-def read_json() -> Any:
-    """The request body as JSON, or a 400/415 problem."""
+def read_json(body: bytes | None = None) -> Any:
+    """The request body (`body` when it has been read already) as JSON, or a 400/415 problem."""
     mimetype = request.mimetype or ""
     if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
         raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
-    body = read_body()
+    if body is None:
+        body = read_body()
     try:
         data = jsontext.loads(body)
     except jsontext.NotJSON as exc:

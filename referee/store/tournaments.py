@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from referee.engine.errors import shown
 
 from .db import Database
-from .errors import NotFound
+from .errors import Forbidden, NotFound
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import hash_key, key_given, new_key, reader_sees_all, require_write_key
 from .models import Tournament, utcnow
@@ -83,6 +83,15 @@ class Tournaments:
         key_given(key)
         with self.db.reading() as s:
             require_write_key(load_tournament(s, tid), key)
+
+    def check_key_writes_any(self, key: str | None) -> None:
+        """401/403 for a key that is the write key of no tournament: a write whose body names
+        no tournament (or cannot be read) is refused so before its body is judged."""
+        key_given(key)
+        with self.db.reading() as s:
+            found = s.scalars(select(Tournament.id).where(Tournament.key_hash == hash_key(key)).limit(1)).first()
+        if found is None:
+            raise Forbidden("that key writes no tournament")
 
     def has_tournament(self, tid: str | None) -> bool:
         with self.db.transaction() as s:

@@ -1,5 +1,7 @@
 """Stored tournaments and matches over HTTP, on SQLite and PostgreSQL."""
 
+import json
+
 from tests.api.spec import validate_response
 from tests.helpers import deal, ev, round_robin_hands, won_by
 
@@ -114,6 +116,31 @@ def test_every_write_checks_its_key_before_its_body(store_client):
         for header in ("Bearer rk_wrong", f"Bearer {t['read_key']}", t["key"]):
             assert send(path, json=body, headers={"Authorization": header}).status_code == 403, (path, header)
         assert send(path, json=body, headers={**auth(t["key"]), "If-Match": m["etag"]}).status_code == 422, path
+
+
+def test_creating_a_match_checks_the_key_before_anything_of_its_body(store_client):
+    """The tournament is named in the body, yet a wrong key is 403 whatever is wrong with the
+    body (its media type 415, its JSON 400, its schema 422), as for every other write; the
+    write key still gets those answers."""
+    t = make_tournament(store_client)
+    other = make_tournament(store_client)
+    named = json.dumps({"tournament": t["id"], "record": 5})
+    bodies = [(named, "text/plain", 415, other["key"]),  # the tournament is read all the same
+              (named, "application/json", 422, other["key"]),
+              # naming none, or no JSON to read it from: a key that writes no tournament at all
+              ('{"tournament": 7, "record": {}}', "application/json", 422, None),
+              ('{"tournament": "' + t["id"] + '", ', "application/json", 400, None),
+              ("[1, 2]", "application/json", 422, None)]
+    for data, media, status, another in bodies:
+        for key in ("rk_wrong", t["read_key"], another):
+            if key is not None:
+                r = store_client.post("/v1/matches", data=data, content_type=media, headers=auth(key))
+                assert r.status_code == 403, (data, media, key)
+                validate_response(r, "/v1/matches", "post")
+        writers = [t["key"]] + ([other["key"]] if another is None else [])  # naming none: any write key
+        for key in writers:
+            r = store_client.post("/v1/matches", data=data, content_type=media, headers=auth(key))
+            assert r.status_code == status, (data, media)
 
 
 def test_with_an_operator_key_set_creating_a_tournament_needs_it(store_client, monkeypatch):
