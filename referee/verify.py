@@ -217,7 +217,7 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
     signed_by = f"signed by version {prov.get('engine')}" + \
         (f" (engine source {str(prov.get('engine_source'))[7:15]})" if other_build else "")
     try:
-        data = check_record(subject.record)
+        data = check_record(subject.record, accepted=True)
         record = Record.from_dict(data)
         options = resolve(record.preset, record.options)
     except (RecordProblems, RefereeError) as exc:

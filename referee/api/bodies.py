@@ -8,7 +8,8 @@ from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from referee.engine import OptionError, PRESETS, resolve
+from referee.engine import OptionError, PRESETS
+from referee.engine.options import effective
 from referee.record_shape import RecordProblems
 
 from .problems import Problem
@@ -74,7 +75,7 @@ class TournamentCreateSchema(Schema):
     def _options(self, data, **kwargs):
         if data.get("preset") in PRESETS:
             try:
-                resolve(data["preset"], data.get("options") or {})
+                effective(data["preset"], data.get("options") or {})
             except OptionError as exc:
                 raise ValidationError({exc.option or "_schema": [str(exc)]}, "options") from None
 

@@ -38,11 +38,12 @@ def _operator_allows(args) -> str | None:
 
 
 def tournaments_create(args) -> int:
-    from referee.engine import OptionError, resolve
+    from referee.engine import OptionError
+    from referee.engine.options import effective
 
     options = dict(args.option or [])
     try:
-        resolve(args.preset, options)
+        effective(args.preset, options)
     except (OptionError, KeyError, ValueError) as exc:
         print(f"referee tournaments create: {exc}", file=sys.stderr)
         return REFUSED

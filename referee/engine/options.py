@@ -10,11 +10,13 @@ from .errors import OptionError, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 COLLECTIONS = ("immediate", "pile")
-SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty")
+SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
 PILE_AFTER_COLLECT = ("new_run", "each_win")
-DEALER_RULES = ("result", "rotate")
+DEALER_RULES = ("result", "rotate", "caller_stays", "partner_on_callers_win")
+MENDIKOT_LOSER_DEALS = ("same", "partner")
+NEXT_DEAL_FROM = ("dealer", "trump_setter")
 ACE_NO_SEAL = ("none", "trump", "any")
 ABANDONED_DEAL = ("abandon", "perfect_play")
 
@@ -46,6 +48,8 @@ class Options:
     deciding_pair: bool = False
     deciding_pair_ace_rule: bool = False
     abandoned_deal: str = "abandon"
+    mendikot_loser_deals: str = "same"
+    next_deal_from: str = "dealer"
 
     @property
     def end(self) -> str:
@@ -66,7 +70,7 @@ class Options:
 
     @property
     def target_is_points(self) -> bool:
-        return self.scoring in ("points", "tens", "deals", "bid-penalty")
+        return self.scoring in ("points", "tens", "deals", "bid-penalty", "hokm")
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -94,12 +98,14 @@ PRESETS: dict[str, dict[str, Any]] = {
     "bid-double-sir": dict(collection="pile", pile_after_collect="each_win", scoring="bid-penalty", target=53,
                            dealer_rule="rotate"),
     "band-rang": dict(deciding_pair=True, deciding_pair_ace_rule=True, scoring="deals"),
+    "hokm": dict(scoring="hokm", target=7, dealer_rule="caller_stays"),
 }
 
 CHOICES = {
     "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
     "pile_after_collect": PILE_AFTER_COLLECT, "dealer_rule": DEALER_RULES, "abandoned_deal": ABANDONED_DEAL,
+    "mendikot_loser_deals": MENDIKOT_LOSER_DEALS, "next_deal_from": NEXT_DEAL_FROM,
 }
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
@@ -236,3 +242,43 @@ def _rr_target(preset: str, options: Options, target_given: bool) -> Options:
 @lru_cache(maxsize=None)
 def _plain(preset: str) -> Options:
     return preset_options(preset)
+
+
+_DEFAULTS = {**Options().as_dict(), "pile_no_collect_after": ()}
+_COURTS_COUNTED = ("courts", "rr-courts", "points")
+_PILE = (lambda o: o.collection == "pile", "only collection pile has a pile")
+
+NO_EFFECT = "option.no-effect"
+# When each option decides something, and why it does not otherwise (NO_EFFECT).
+ACTS_WHEN = {
+    "kot": (lambda o: o.scoring == "deal-courts", "only scoring deal-courts has a kot"),
+    "defenders_double": (lambda o: o.scoring == "deal-courts", "only scoring deal-courts doubles a defenders' win"),
+    "goon_court_courts": (lambda o: o.scoring in _COURTS_COUNTED,
+                          "only courts, rr-courts and points scoring count a goon court's courts"),
+    "streak_courts": (lambda o: o.scoring in ("courts", "rr-courts"), "only courts and rr-courts scoring score a streak in courts"),
+    "streak_points": (lambda o: o.scoring == "points", "only points scoring has a streak bonus in points"),
+    "play_on": (lambda o: o.end == "seven", "only a deal that ends at seven tricks may be played on"),
+    "bavney_courts": (lambda o: o.play_on and o.end == "seven" and o.scoring in _COURTS_COUNTED,
+                      "a bavney's courts count only with play_on, seven-trick deals and courts, rr-courts or points scoring"),
+    "hidden_caller_face_down": (lambda o: o.trump == "hidden", "only a hidden trump's caller plays face down"),
+    "band_reveal": (lambda o: o.trump == "band", "only a band trump has it"),
+    "pile_first_pair_collects": _PILE, "pile_no_collect_after": _PILE, "pile_ace_on_ace": _PILE,
+    "pile_ace_no_seal": _PILE, "pile_after_collect": _PILE,
+    "deciding_pair_ace_rule": (lambda o: o.deciding_pair, "only deciding_pair has a deciding pair"),
+    "mendikot_loser_deals": (lambda o: o.scoring == "tens" and o.dealer_rule == "result",
+                             "it is Mendikot's dealer rule: scoring tens with dealer_rule result"),
+    "next_deal_from": (lambda o: o.trump == "first_void", "only a first_void trump has a trump setter"),
+}
+
+
+def effective(preset: str, overrides: dict[str, Any] | None = None) -> Options:
+    """`resolve`, refusing an override that decides nothing under the other options
+    (option.no-effect): set to anything but its default, it would be accepted and ignored.
+    The check of a new record or tournament; a record accepted before is judged as it was."""
+    options = resolve(preset, overrides)
+    given = _unalias(overrides or {})
+    for name in given.keys() & ACTS_WHEN.keys():
+        acts, why = ACTS_WHEN[name]
+        if getattr(options, name) != _DEFAULTS[name] and not acts(options):
+            raise OptionError(f"option \"{name}\" has no effect here: {why} ({NO_EFFECT})", name)
+    return options

@@ -65,7 +65,7 @@ KIND_RULES = {
 
 SCORING_RULES = {"courts": "score.courts", "rr-courts": "score.rr-courts", "points": "score.points",
                  "deal-courts": "score.deal-courts", "tens": "score.tens", "deals": "score.deals",
-                 "bid-penalty": "score.bid-penalty"}
+                 "bid-penalty": "score.bid-penalty", "hokm": "score.hokm"}
 
 
 def _award(team: int, value: int) -> tuple[int, int]:
@@ -145,6 +145,19 @@ class DealsScoring(CourtsScoring):
         else:
             (winner, kind), pair = self.kind(facts), None
         return Result(winner, kind, (0, 0), _award(winner, 1), rule=self.cite(kind), pair=pair)
+
+
+class HokmScoring(CourtsScoring):
+    """`hokm`: a deal won 1 point, a kot (the callers' court) 2, a Hakem kot (the goon court) 3;
+    no streaks (score.hokm). A revoke penalty is the offended team's court (R-1); a bavney,
+    with play_on, its court."""
+
+    has_streaks = False
+
+    def score(self, facts: Facts) -> Result:
+        winner, kind = self.kind(facts)
+        points = 1 if kind == "win" else 2 if winner == facts.callers else 3
+        return Result(winner, kind, (0, 0), _award(winner, points), rule=self.cite(kind))
 
 
 class BidPenaltyScoring:
@@ -240,18 +253,33 @@ def make_scoring(options: Options):
     return {
         "courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
         "deal-courts": DealCourtsScoring, "tens": TensScoring, "deals": DealsScoring,
-        "bid-penalty": BidPenaltyScoring,
+        "bid-penalty": BidPenaltyScoring, "hokm": HokmScoring,
     }[options.scoring](options)
 
 
-def next_dealer(options: Options, dealer: int, callers: int, result: Result, court_kinds) -> tuple[int, str]:
+# dealer_rule values other than result and rotate: the rule each applies when the callers win
+_CALLERS_WIN = {"caller_stays": (0, "dealer.caller-stays"), "partner_on_callers_win": (2, "dealer.partner-on-callers-win")}
+
+
+def next_dealer(options: Options, dealer: int, callers: int, result: Result, court_kinds,
+                setter: int | None = None) -> tuple[int, str]:
     """§8: defenders win -> the dealer's right; callers win -> same dealer, or the
     dealer's partner after a court (Mendikot: after a whitewash). With the rule id.
-    Under `dealer_rule: rotate` the deal passes to the right whatever the result."""
+    Under `dealer_rule: rotate` the deal passes to the right whatever the result; the other
+    dealer rules, `mendikot_loser_deals` and `next_deal_from` say who deals after a callers'
+    win, or from the trump setter (`setter`, first_void)."""
+    if options.next_deal_from == "trump_setter" and setter is not None:
+        leader = (setter + 2) % 4 if setter % 2 == result.winner else (setter + 1) % 4
+        return (leader + 3) % 4, "dealer.trump-setter"
     if options.dealer_rule == "rotate":
         return (dealer + 1) % 4, "dealer.rotate"
+    rule = _CALLERS_WIN.get(options.dealer_rule)
     if result.winner != callers:
-        return (dealer + 1) % 4, "dealer.defenders-win"
+        return (dealer + 1) % 4, rule[1] if rule else "dealer.defenders-win"
+    if rule is None and options.mendikot_loser_deals == "partner":
+        rule = 2, "dealer.mendikot-partner"
+    if rule is not None:
+        return (dealer + rule[0]) % 4, rule[1]
     if result.kind in court_kinds:
         return (dealer + 2) % 4, "dealer.callers-court"
     return dealer, "dealer.callers-win"

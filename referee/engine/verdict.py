@@ -118,6 +118,10 @@ class Verdict:
         return {"valid": self.valid, "errors": self.errors, "deals": deals, "match": self.match, "next": self.next}
 
 
+# The next dealer by the deal's result (dealer.next and the scoring's own dealer rules).
+_BY_RESULT = ("dealer.defenders-win", "dealer.callers-win", "dealer.callers-court", "dealer.mendikot-partner")
+
+
 def deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVerdict:
     """The judgement of a replayed deal (`error`: the record error that stopped it), scored in
     `match` when it ended."""
@@ -134,7 +138,8 @@ def deal_verdict(match: Match, deal: Deal, error: RecordError | None) -> DealVer
         nxt, rule = deal.dealer, ["dealer.redeal", "R-9"]
     elif status in ("complete", "ended_by_penalty"):
         result = match.score(deal, penalty)
-        nxt, case = next_dealer(match.options, deal.dealer, deal.callers, result, match.scoring.court_kinds)
-        rule = [case] if case == "dealer.rotate" else [*match.scoring.dealer_rules, case]
+        setter = deal.trump.set_by["seat"] if deal.trump.set_by else None
+        nxt, case = next_dealer(match.options, deal.dealer, deal.callers, result, match.scoring.court_kinds, setter)
+        rule = [*match.scoring.dealer_rules, case] if case in _BY_RESULT else [case]
         rule += ["R-29"] if error is not None else []
     return DealVerdict(deal.dealer, deal, status, penalty, result, nxt, rule)

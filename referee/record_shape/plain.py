@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine import PRESETS, Record, resolve
+from referee.engine import PRESETS, Record
+from referee.engine.options import effective
 from referee.engine.cards import SPELLINGS, SUITS
 from referee.engine.errors import OptionError
 from referee.engine.playrecord import Bid, DealRecord, TrumpSpec, plain_plays
@@ -40,7 +41,7 @@ def plain_record(data: Any) -> Record | None:
             or type(closed) is not bool or players is not None and not _plain_players(players)):
         return None
     try:
-        bidding = resolve(preset, options).bidding
+        bidding = effective(preset, options).bidding
     except OptionError:
         return None
     read = []

@@ -9,7 +9,7 @@ from typing import Any
 from referee.engine import DECK, PRESETS, resolve
 from referee.engine.cards import SPELLINGS, parse_suit
 from referee.engine.errors import InvalidCardError, OptionError, shown
-from referee.engine.options import whole
+from referee.engine.options import effective, whole
 
 SEAT = "must be a seat 0..3"
 
@@ -94,13 +94,15 @@ def _checked(walk, data: Any, pointer: str, *args) -> Any:
     return out
 
 
-def check_record(data: Any, pointer: str = "", stored: bool = False) -> dict:
+def check_record(data: Any, pointer: str = "", stored: bool = False, accepted: bool = False) -> dict:
     """The record cleaned, or RecordProblems. `stored`: a tournament match's record, whose
-    preset and options come from its tournament (both optional) and whose deals may be absent."""
-    return _checked(_record, data, pointer, stored)
+    preset and options come from its tournament (both optional) and whose deals may be absent.
+    `accepted` (or `stored`): a record taken before, whose options are not refused for having
+    no effect (option.no-effect), so that nothing once accepted is refused later."""
+    return _checked(_record, data, pointer, stored, accepted or stored)
 
 
-def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
+def _record(c: _Check, data: Any, pointer: str, stored: bool, accepted: bool) -> dict:
     if not c.obj(data, pointer, RECORD_FIELDS):
         return {}
     out: dict[str, Any] = {}
@@ -118,7 +120,7 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
     else:
         out["options"] = dict(options)
         if "preset" in out:
-            bidding = _options(c, out["preset"], options, f"{pointer}/options")
+            bidding = _options(c, out["preset"], options, f"{pointer}/options", accepted)
     if data.get("players") is not None:
         out["players"] = _players(c, data["players"], f"{pointer}/players")
     elif "players" in data:
@@ -136,10 +138,10 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool) -> dict:
     return out
 
 
-def _options(c: _Check, preset: str, options: dict, pointer: str) -> bool | None:
+def _options(c: _Check, preset: str, options: dict, pointer: str, accepted: bool) -> bool | None:
     """Check the options; whether the game has bidding (None: the options are bad)."""
     try:
-        return resolve(preset, options).bidding
+        return (resolve if accepted else effective)(preset, options).bidding
     except OptionError as exc:
         c.fail(f"{pointer}/{_escape(exc.option)}" if exc.option else pointer, str(exc))
         return None

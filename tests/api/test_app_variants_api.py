@@ -18,7 +18,7 @@ def test_presets_list_the_new_options_with_their_values(client):
     options = client.get("/v1/presets").get_json()["options"]
     assert options["pile_after_collect"]["values"] == ["new_run", "each_win"]
     assert options["pile_after_collect"]["default"] == "new_run"
-    assert options["dealer_rule"]["values"] == ["result", "rotate"]
+    assert options["dealer_rule"]["values"][:2] == ["result", "rotate"]
     assert "deals" in options["scoring"]["values"]
 
 
@@ -96,3 +96,41 @@ def test_the_page_marks_the_deciding_pair(client):
 def test_a_bad_band_rang_option_is_a_422(client, name, value):
     r = post(client, {"preset": "band-rang", "options": {name: value}, "deals": []})
     assert r.status_code == 422 and [e["pointer"] for e in r.get_json()["errors"]] == [f"/options/{name}"]
+
+
+# -- hokm, the dealer rules of turn 5, option.no-effect ------------------------------------------------
+
+def test_presets_list_hokm_and_the_new_options(client):
+    body = client.get("/v1/presets").get_json()
+    hokm = next(p for p in body["presets"] if p["name"] == "hokm")
+    assert hokm["rule"] == "preset.hokm" and hokm["end"] == "seven"
+    assert (hokm["options"]["scoring"], hokm["options"]["target"], hokm["options"]["dealer_rule"]) == ("hokm", 7,
+                                                                                                       "caller_stays")
+    options = body["options"]
+    assert options["dealer_rule"]["values"] == ["result", "rotate", "caller_stays", "partner_on_callers_win"]
+    assert options["mendikot_loser_deals"] == {**options["mendikot_loser_deals"], "default": "same",
+                                               "values": ["same", "partner"]}
+    assert options["next_deal_from"]["values"] == ["dealer", "trump_setter"] and "hokm" in options["scoring"]["values"]
+
+
+def test_a_hokm_kot_over_http(client):
+    v = post(client, {"preset": "hokm", "deals": [won_by(3, [0] * 7)]}).get_json()
+    assert v["deals"][0]["result"]["points"] == [2, 0] and v["next"]["dealer"] == 3 and v["next"]["caller"] == 0
+
+
+@pytest.mark.parametrize("preset, options, name", [
+    ("court-piece", {"scoring": "deals", "kot": True}, "kot"),
+    ("court-piece", {"scoring": "deals", "defenders_double": True}, "defenders_double"),
+    ("hokm", {"next_deal_from": "trump_setter"}, "next_deal_from"),
+    ("court-piece", {"pile_trump_ace_no_seal": True}, "pile_ace_no_seal"),
+])
+def test_an_option_that_decides_nothing_is_a_422_saying_why(client, preset, options, name):
+    r = post(client, {"preset": preset, "options": options, "deals": []})
+    assert r.status_code == 422
+    errors = r.get_json()["errors"]
+    assert [e["pointer"] for e in errors] == [f"/options/{name}"] and "has no effect here" in errors[0]["detail"]
+
+
+def test_a_tournament_with_an_option_that_decides_nothing_is_a_422(store_client):
+    r = store_client.post("/v1/tournaments", json={"name": "x", "preset": "court-piece", "options": {"kot": True}})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/options/kot"

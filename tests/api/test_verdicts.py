@@ -127,7 +127,7 @@ def test_presets_lists_every_preset_with_its_options(client):
     validate_response(r, "/v1/presets", "get")
     data = r.get_json()
     names = [p["name"] for p in data["presets"]]
-    assert "court-piece" in names and "mendikot" in names and len(names) == 13
+    assert "court-piece" in names and "mendikot" in names and len(names) == 14
     hidden = next(p for p in data["presets"] if p["name"] == "hidden-rung")
     assert hidden["options"]["pile_no_collect_after"] == [1, 2, 12]
     assert data["options"]["trump"]["default"] == "called"

@@ -17,7 +17,8 @@ GAMES = [(p, {}) for p in sorted(PRESETS)] + [
     ("rr-single-sir", {"trump": "band", "band_reveal": r}) for r in ("auto_must_trump", "auto", "ask")] + [
     ("double-sir", {"pile_after_collect": "each_win"}), ("hidden-rung", {"pile_after_collect": "each_win"}),
     ("court-piece", {"dealer_rule": "rotate"}), ("double-sir", {"scoring": "deals"}),
-    ("band-rang", {"trump": "hidden"})]
+    ("band-rang", {"trump": "hidden"}), ("court-piece", {"dealer_rule": "partner_on_callers_win"}),
+    ("mendikot", {"mendikot_loser_deals": "partner"}), ("dehla-pakad", {"next_deal_from": "trump_setter"})]
 games = st.sampled_from(GAMES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=150, deadline=None)
@@ -70,16 +71,26 @@ COURTS = {"courts": {"court", "goon_court", "bavney", "penalty_court"},
           "rr-courts": {"court", "goon_court", "bavney", "penalty_court"},
           "points": {"court", "goon_court", "bavney", "penalty_court"},
           "deal-courts": {"court", "kot", "sweep", "penalty_court"},
-          "tens": {"whitewash", "penalty_court"}, "deals": {"court", "goon_court", "bavney", "penalty_court"}}
+          "tens": {"whitewash", "penalty_court"}, "deals": {"court", "goon_court", "bavney", "penalty_court"},
+          "hokm": {"court", "goon_court", "bavney", "penalty_court"}}
 
 
-def naive_next_dealer(dealer: int, result: dict, scoring: str, rotate: bool = False) -> int:
-    if rotate:
+def naive_next_dealer(deal: dict, options) -> int:
+    dealer, result = deal["dealer"], deal["result"]
+    setter = (deal["trump"].get("set") or {}).get("seat")
+    if options.next_deal_from == "trump_setter" and setter is not None:
+        leader = setter + 2 if setter % 2 == result["winner"] else setter + 1
+        return (leader - 1) % 4      # the seat before the next leader, from the trump setter
+    if options.dealer_rule == "rotate":
         return (dealer + 1) % 4      # dealer_rule rotate: one seat to the right, always
     callers = (dealer + 1) % 2
     if result["winner"] != callers:
         return (dealer + 1) % 4      # the dealer's team won: the next player deals
-    if result["kind"] in COURTS[scoring]:
+    if options.dealer_rule == "caller_stays":
+        return dealer                # Hokm: the Hakem calls again
+    if options.dealer_rule == "partner_on_callers_win" or options.mendikot_loser_deals == "partner":
+        return (dealer + 2) % 4      # any callers' win: the dealer's partner
+    if result["kind"] in COURTS[options.scoring]:
         return (dealer + 2) % 4      # the callers won with a court: the dealer's partner
     return dealer                    # the callers won: the same dealer
 
@@ -103,8 +114,7 @@ def test_trick_winners_pile_and_next_dealer_agree_with_naive_rules(game, seed, w
             assert [t["collected_by"] for t in deal["tricks"]] == naive_pile(deal["tricks"], options, from_event)
         else:
             assert all(t["collected_by"] == t["winner"] % 2 for t in deal["tricks"])
-        assert deal["next_dealer"] == naive_next_dealer(deal["dealer"], deal["result"], options.scoring,
-                                                        options.dealer_rule == "rotate")
+        assert deal["next_dealer"] == naive_next_dealer(deal, options)
         if index + 1 < len(verdict["deals"]):
             assert verdict["deals"][index + 1]["violations"] == []  # so no wrong_dealer either
 

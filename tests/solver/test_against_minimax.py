@@ -45,6 +45,8 @@ GROUPS = [
     ("band-rang", {}, 0.3),
     ("band-rang", {"trump": "hidden"}, 0.0),
     ("band-rang", {"trump": "hidden"}, 0.15),
+    ("hokm", {}, 0.3),  # GROUPS[30]: among the paths' groups (test_paths takes every third)
+    ("double-sir", {"scoring": "hokm"}, 0.3),
 ]
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True)
 
