@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from referee import jsontext
 
@@ -20,12 +20,12 @@ class Item(NamedTuple):
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
-def read_items(paths: list[str]) -> Iterator[Item]:
-    """Every item of the files, parsed."""
-    return (parsed(unit) for unit in read_units(paths))
+def read_items(paths: list[str], loads: Callable[[bytes], Any] = jsontext.loads) -> Iterator[Item]:
+    """Every item of the files, parsed (by `loads`, which raises jsontext.NotJSON)."""
+    return (parsed(unit, loads) for unit in read_units(paths, loads))
 
 
-def read_units(paths: list[str]) -> Iterator[Item]:
+def read_units(paths: list[str], loads: Callable[[bytes], Any] = jsontext.loads) -> Iterator[Item]:
     """Every item of the files; a JSON Lines line is left as its bytes (`parsed` reads it),
     so that the reading can be shared out between processes."""
     for path in paths:
@@ -34,22 +34,22 @@ def read_units(paths: list[str]) -> Iterator[Item]:
         except OSError as exc:
             yield Item(path, None, OSError(f"cannot read: {exc.strerror}"))
             continue
-        yield from _units(path, raw)
+        yield from _units(path, raw, loads)
 
 
-def parsed(unit: Item) -> Item:
+def parsed(unit: Item, loads: Callable[[bytes], Any] = jsontext.loads) -> Item:
     if not isinstance(unit.data, bytes):
         return unit
     try:
-        return unit._replace(data=jsontext.loads(unit.data))
+        return unit._replace(data=loads(unit.data))
     except jsontext.NotJSON as exc:
         return unit._replace(data=exc)
 
 
-def _units(path: str, raw: bytes) -> Iterator[Item]:
+def _units(path: str, raw: bytes, loads: Callable[[bytes], Any]) -> Iterator[Item]:
     if not path.endswith((".jsonl", ".ndjson")):
         try:
-            data = jsontext.loads(raw)
+            data = loads(raw)
         except jsontext.NotJSON as exc:
             if not _looks_like_lines(raw):
                 yield Item(path, None, exc)

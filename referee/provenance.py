@@ -188,10 +188,24 @@ def now() -> str:
     return _clock[1]
 
 
-def provenance(record: Any, options: Options) -> dict:
-    """A verdict's `provenance`, unsigned (`key` and `signed_at` null until signed)."""
+def provenance(record: Any, options: Options, place: dict | None = None) -> dict:
+    """A verdict's `provenance`, unsigned (`key` and `signed_at` null until signed); `place`:
+    a stored match's verdict's place in its chain of revisions (see place())."""
     return {"engine": __version__, "engine_source": engine_source(), "rulebook": rulebook_digest(),
-            "options": options_digest(options), "record": record_digest(record), "key": None, "signed_at": None}
+            "options": options_digest(options), "record": record_digest(record), **(place or {}),
+            "key": None, "signed_at": None}
+
+
+def verdict_digest(verdict: dict) -> str:
+    """A verdict as it was given (its provenance and signature included), in its canonical form."""
+    return digest(canonical(verdict))
+
+
+def place(match: str, revision: int, previous: dict | None) -> dict:
+    """Where a stored match's verdict stands, signed with it: its match, its revision and the
+    digest of the revision before's verdict (null for the first), so that a match's revisions
+    are a chain in which a dropped, moved or changed revision shows."""
+    return {"match": match, "revision": revision, "previous": None if previous is None else verdict_digest(previous)}
 
 
 def unsigned_verdict(verdict_json: bytes, provenance: dict) -> bytes:

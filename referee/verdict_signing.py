@@ -179,16 +179,18 @@ def open_ring(path: Path) -> tuple[list[Key], bool]:
 
 def rotate(path: Path, compromised: bool = False) -> tuple[Key, Key | None]:
     """Retire the current key (revoke it when `compromised`: nothing it signed checks any more)
-    and make a new one: (the new key, the old one as now recorded)."""
+    and make a new one: (the new key, the old one as now recorded). The old key's `retired_at`
+    is no earlier than the second the new ring is in place (written again if a second began
+    meanwhile): a server that took its time of signing before it saw the new ring took it
+    before then, so what the old key signed still checks (Signer.current_at)."""
     keys, _ = open_ring(path)
     old = next((k for k in keys if k.status == "current"), None)
-    if old is not None:
-        retired = replace(old, retired_at=now(), private=None, revoked=compromised)
-        keys = [retired if k is old else k for k in keys]
-        old = retired
     fresh = new_key()
-    _write_new(path, ring_text(keys + [fresh]), replace_existing=True)
-    return fresh, old
+    while True:
+        retired = None if old is None else replace(old, retired_at=now(), private=None, revoked=compromised)
+        _write_new(path, ring_text([retired if k is old else k for k in keys] + [fresh]), replace_existing=True)
+        if retired is None or now() == retired.retired_at:
+            return fresh, retired
 
 
 def ring_path(database_url: str | None) -> Path | None:
@@ -218,41 +220,64 @@ class Signer:
         self._looked = 0.0
 
     def keys(self) -> list[Key]:
+        """The ring, looked at again at most every RELOAD_EVERY seconds (GET /v1/keys)."""
         clock = time.monotonic()
         if self._keys is None or clock - self._looked >= RELOAD_EVERY:
             self._looked = clock
-            try:
-                st = self.path.stat()
-                stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-            except FileNotFoundError:
-                stamp = None
-            if self._keys is None or stamp != self._stamp:
-                self._read(stamp)
+            self._fresh()
         return self._keys
 
+    def _file(self):
+        """What tells one state of the ring's file from another (a rotation replaces it whole)."""
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            return None
+        return st.st_ino, st.st_mtime_ns, st.st_size
+
+    def _fresh(self):
+        """The ring as its file is now (read again if it changed); the file's stamp then."""
+        stamp = self._file()
+        if self._keys is None or stamp != self._stamp:
+            self._read(stamp)
+        return stamp
+
     def _read(self, stamp) -> None:
-        """Read the ring again. One that cannot be read (or made) signs nothing until it can:
+        """Read the ring again, as of `stamp` (taken before reading: a change during the read
+        is read again next time). One that cannot be read (or made) signs nothing until it can:
         the verdicts say so (signature null), the log says why, and no request fails on it."""
         log = logging.getLogger("referee.verdict_signing")
         try:
             keys, made = open_ring(self.path)
-            st = self.path.stat()
         except (RingError, OSError) as exc:
             log.error("referee: verdicts are not signed: the key ring %s cannot be read: %s", self.path, exc)
             self._keys, self._stamp = [], stamp  # said once, until the file changes
             return
         if made:  # `referee serve` makes it first and says so; anyone else says it here
             log.warning(made_message(self.path))
-        self._keys, self._stamp = keys, (st.st_ino, st.st_mtime_ns, st.st_size)
+        self._keys, self._stamp = keys, stamp
 
     def current(self) -> Key | None:
         return next((k for k in self.keys() if k.status == "current" and k.private), None)
 
+    def current_at(self) -> tuple[Key | None, str]:
+        """The key the ring says is current at the moment of signing, and that moment: the
+        file is looked at before the moment is taken and again after; if a rotation replaced
+        it meanwhile, again. A key so taken was current at that moment, which is at or before
+        its `retired_at` (rotate()), so what it signs still checks."""
+        for _ in range(20):
+            stamp = self._fresh()
+            key = next((k for k in self._keys if k.status == "current" and k.private), None)
+            at = now()
+            if self._file() == stamp:
+                return key, at
+        return None, at  # a ring rewritten without end: unsigned, never unverifiable
+
 
 def sign_provenance(prov: dict, signer: Signer | None) -> Key | None:
-    key = signer.current() if signer is not None else None
+    key, at = signer.current_at() if signer is not None else (None, None)
     if key is not None:
-        prov["key"], prov["signed_at"] = key.id, now()
+        prov["key"], prov["signed_at"] = key.id, at
     return key
 
 
@@ -297,9 +322,10 @@ def canonical_verdict(verdict: dict) -> bytes:
         return canonical(verdict)
 
 
-def sign_dict(verdict: dict, record: Any, options, signer: Signer | None) -> dict:
-    """A verdict as a dict (the store's) with its provenance and signature."""
-    prov = provenance(record, options)
+def sign_dict(verdict: dict, record: Any, options, signer: Signer | None, place: dict | None = None) -> dict:
+    """A verdict as a dict (the store's) with its provenance (`place`: a stored match's
+    verdict's, provenance.place()) and signature."""
+    prov = provenance(record, options, place)
     key = sign_provenance(prov, signer)
     out = {**{k: v for k, v in verdict.items() if k not in ("provenance", "signature")}, "provenance": prov}
     out["signature"] = key.sign(message(out)) if key is not None else None

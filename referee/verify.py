@@ -8,7 +8,6 @@ signed verdict records, played through the rules, and the report says so.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -19,13 +18,15 @@ from referee.engine import Record, judge, resolve
 from referee.engine.errors import RecordError, RefereeError
 from referee.engine.settlement import Stopped
 from referee.inputs import read_items, record_of
+from referee.jsontext import NotJSON
 from referee.provenance import engine_source, options_digest, record_digest, rulebook_digest
 from referee.record_shape import RecordProblems, check_record
 from referee.settlers import Recorded
-from referee.verdict_signing import Key, RingError, message, parse_key, read_keys, unb64
+from referee.verdict_signing import Key, RingError, message
+from referee.verify_input import load_keys, malformed, misplaced, places, strict_loads
 
-OK, DIFFERS, REFUSED, INCOMPLETE = 0, 1, 2, 3
-_SEVERITY = (OK, INCOMPLETE, DIFFERS, REFUSED)  # the exit status of several: the worst
+OK, DIFFERS, REFUSED, INCOMPLETE, MALFORMED = 0, 1, 2, 3, 4
+_SEVERITY = (OK, INCOMPLETE, DIFFERS, REFUSED, MALFORMED)  # the exit status of several: the worst
 NOT_COMPARED = ("provenance", "signature")
 
 
@@ -39,6 +40,7 @@ class Subject:
     where: str
     verdict: Any
     record: Any = None
+    place: dict | None = None  # where the file shows it: verify_input.places()
 
 
 @dataclass
@@ -58,12 +60,12 @@ def subjects(files: list[str], record_files: list[str]) -> Iterator[Subject | Re
     """Every verdict of the files, with its record: one beside it in the file (a stored match,
     a revision, an export's revisions, a `{"record", "verdict"}` pair), else the next one of
     `record_files` (a bare verdict; a batch answer's line takes the record of its index)."""
-    records = [record_of(i.data) for i in read_items(record_files) if record_of(i.data) is not None]
+    records = [record_of(i.data) for i in read_items(record_files, strict_loads) if record_of(i.data) is not None]
     bare = 0
-    for item in read_items(files):
+    for item in read_items(files, strict_loads):
         data = item.data
         if isinstance(data, Exception):
-            yield _problem(item.where, f"cannot read it: {data}")
+            yield _problem(item.where, f"cannot read it: {data}", MALFORMED if isinstance(data, NotJSON) else REFUSED)
         elif isinstance(data, dict) and data.get("kind") == "tournament":
             continue
         elif isinstance(data, dict) and data.get("kind") == "match":
@@ -74,7 +76,8 @@ def subjects(files: list[str], record_files: list[str]) -> Iterator[Subject | Re
                 record = records[data["index"]] if data["index"] < len(records) else None
             elif record is None and isinstance(data.get("file"), str):  # a `referee check --json` line
                 record = _checked_record(data["file"], data.get("line"))
-            yield Subject(item.where, data["verdict"], record)
+            where = {"match": data["id"], "revision": data["revision"]} if _stored_match(data) else None
+            yield Subject(item.where, data["verdict"], record, where)
         elif isinstance(data, dict) and "deals" in data and "valid" in data:
             yield Subject(item.where, data, records[bare] if bare < len(records) else None)
             bare += 1
@@ -82,18 +85,26 @@ def subjects(files: list[str], record_files: list[str]) -> Iterator[Subject | Re
             yield _problem(item.where, "not a verdict (nor a stored match, an export or a batch answer holding one)")
 
 
-def _problem(where: str, text: str) -> Report:
+def _problem(where: str, text: str, status: int = REFUSED) -> Report:
     report = Report(where)
-    report.say(text, REFUSED)
+    report.say(text, status)
     return report
 
 
+def _stored_match(data: dict) -> bool:
+    """A stored match as GET /v1/matches/{id} gives it: its verdict is its revision's."""
+    return isinstance(data.get("id"), str) and isinstance(data.get("revision"), int) and "tournament" in data
+
+
 def _export_line(where: str, data: dict) -> Iterator[Subject]:
-    revisions = [r for r in data.get("revisions") or [] if isinstance(r, dict) and "verdict" in r]
+    revisions = data.get("revisions") or []
+    if not isinstance(revisions, list) or not all(isinstance(r, dict) and "verdict" in r for r in revisions):
+        yield _problem(where, "its revisions are not a list of revisions, each with its verdict", MALFORMED)
+        return
     if not revisions:
         yield Subject(where, data.get("verdict"), data.get("record"))
-    for r in revisions:
-        yield Subject(f"{where} revision {r.get('number')}", r["verdict"], r.get("record"))
+    for r, place in zip(revisions, places(data.get("id"), revisions)):
+        yield Subject(f"{where} revision {r.get('number')}", r["verdict"], r.get("record"), place)
 
 
 def _checked_record(path: str, line: int | None) -> Any:
@@ -106,61 +117,16 @@ def _checked_record(path: str, line: int | None) -> Any:
     return None
 
 
-# -- keys ---------------------------------------------------------------------------------
-
-def load_keys(given: list[str]) -> tuple[dict[str, Key], str]:
-    """The keys to trust, by id, and where they came from: each --key (a saved GET /v1/keys
-    answer, a key ring file, a PEM public key file, or a public key as base64url), else the
-    key ring this machine's referee signs with (REFEREE_SIGNING_KEYS, ./referee.db.signing-keys)."""
-    keys: list[Key] = []
-    if not given:
-        for path in (os.environ.get("REFEREE_SIGNING_KEYS"), "referee.db.signing-keys"):
-            if path and Path(path).is_file():
-                return {k.id: k for k in read_keys(Path(path).read_text(encoding="utf-8"), path)}, path
-        return {}, "no key"
-    for text in given:
-        keys += _keys_of(text)
-    return {k.id: k for k in keys}, "the keys given"
-
-
-def _keys_of(text: str) -> list[Key]:
-    path = Path(text)
-    if path.is_file():
-        content = path.read_text(encoding="utf-8")
-        if "BEGIN PUBLIC KEY" in content:
-            return [_pem_key(content, text)]
-        return read_keys(content, text)
-    try:
-        raw = unb64(text.strip())
-    except ValueError:
-        raw = b""
-    if len(raw) != 32:
-        raise RingError(f"--key {text}: neither a file nor a public key (base64url of 32 bytes, as GET /v1/keys gives)")
-    return [parse_key({"public_key": text.strip()}, "--key")]
-
-
-def _pem_key(content: str, where: str) -> Key:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
-    try:
-        public = serialization.load_pem_public_key(content.encode())
-    except ValueError as exc:
-        raise RingError(f"{where}: not a PEM public key ({exc})") from None
-    if not isinstance(public, Ed25519PublicKey):
-        raise RingError(f"{where}: not an Ed25519 key")
-    from referee.verdict_signing import b64
-
-    raw = public.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
-    return parse_key({"public_key": b64(raw)}, where)
-
-
 # -- one verdict --------------------------------------------------------------------------
 
 def check(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
     report = Report(subject.where)
     verdict = subject.verdict
-    prov = verdict.get("provenance") if isinstance(verdict, dict) else None
+    shape = malformed(verdict)
+    if shape is not None:
+        report.say(f"not a verdict a referee signed: {shape}", MALFORMED)
+        return report
+    prov = verdict.get("provenance")
     if not isinstance(prov, dict):
         report.say("no provenance: not a verdict of a referee that says where its verdicts come from", REFUSED)
         return report
@@ -168,6 +134,10 @@ def check(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
         report.say(f"a public view, not the signed verdict: {prov['withheld']}", REFUSED)
         return report
     _check_signature(report, verdict, prov, keys, keys_from)
+    if subject.place is not None and report.status != REFUSED:
+        wrong = misplaced(prov, subject.place)
+        if wrong is not None:
+            report.say(wrong[0], REFUSED if wrong[1] else INCOMPLETE)
     if subject.record is None:
         report.say("the record is not here, so it was not judged again (pass it with --record FILE)", INCOMPLETE)
         return report
@@ -198,7 +168,8 @@ def _check_signature(report: Report, verdict: dict, prov: dict, keys: dict[str, 
         report.say(f"the signature does not hold: the verdict or its provenance was changed after key {kid} "
                    "signed it", REFUSED)
         return
-    by = f"by referee {prov.get('engine')}"
+    by = f"by referee {prov.get('engine')}" + (f" as revision {prov.get('revision')} of match {prov['match']}"
+                                               if prov.get("match") is not None else "")
     if key.revoked:
         report.say(f"signed by key {kid}, which was revoked on {key.retired_at} (it may have been stolen): "
                    "its signatures are not trusted", REFUSED)
@@ -377,6 +348,16 @@ def _last_event(record: Any, index: int) -> int | None:
     return len(events) - 1 if events else None
 
 
+def _checked(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
+    """check(); a verdict or record past what this reading foresaw is a refusal that says so,
+    never the command's crash."""
+    try:
+        return check(subject, keys, keys_from)
+    except (RecursionError, TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        return _problem(subject.where, f"not a verdict or record a referee wrote ({type(exc).__name__}: {exc})",
+                        MALFORMED)
+
+
 def verify_files(files: list[str], record_files: list[str], key_args: list[str]) -> tuple[list[Report], int]:
     try:
         keys, keys_from = load_keys(key_args)
@@ -386,7 +367,7 @@ def verify_files(files: list[str], record_files: list[str], key_args: list[str])
         return [report], REFUSED
     reports = []
     for subject in subjects(files, record_files):
-        reports.append(subject if isinstance(subject, Report) else check(subject, keys, keys_from))
+        reports.append(subject if isinstance(subject, Report) else _checked(subject, keys, keys_from))
     if not reports:
         report = Report(", ".join(files))
         report.say("holds no verdict", REFUSED)

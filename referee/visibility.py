@@ -180,7 +180,8 @@ def withheld(provenance: dict, live: list[int]) -> dict:
     a guessed record, or check the signature against it: R-31), so neither is shown; the
     engine, rulebook and options digests are public facts and stay."""
     which = f"deal {live[0] + 1} is" if len(live) == 1 else f"deals {', '.join(str(i + 1) for i in live)} are"
-    return {**provenance, "record": None,
+    chained = {"previous": None} if provenance.get("previous") else {}  # the digest of a verdict that held it
+    return {**provenance, "record": None, **chained,
             "withheld": f"{which} live: the record's digest and the signature are shown with the "
                         "tournament's key, and to everyone once no deal is live (R-31)"}
 

@@ -43,9 +43,10 @@ def snapshot(client, tid, key) -> dict:
         full = client.get(f"/v1/matches/{m['id']}", headers=auth(key)).get_json()
         revisions = client.get(f"/v1/matches/{m['id']}/revisions", headers=auth(key)).get_json()["revisions"]
         # judged anew by the server it was restored to, so signed by that server's key: the
-        # provenance's digests are the same, its key and time are the new server's
+        # provenance's digests, match and revision are the same; its key and time are the new
+        # server's, and so the digest of the revision before (signature included)
         verdict = {k: v for k, v in full["verdict"].items() if k not in ("provenance", "signature")}
-        digests = {k: v for k, v in full["verdict"]["provenance"].items() if k not in ("key", "signed_at")}
+        digests = {k: v for k, v in full["verdict"]["provenance"].items() if k not in ("key", "signed_at", "previous")}
         out[m["external_id"]] = (full["record"], verdict, digests, full["status"], full["closed"],
                                  [(r["kind"], r["reason"]) for r in revisions])
     standings = client.get(f"/v1/tournaments/{tid}/standings", headers=auth(key)).get_json()["standings"]

@@ -13,16 +13,17 @@ import pytest
 from referee.cli import main
 from referee.engine import Record, judge, resolve
 from referee.verdict_signing import Signer, message, rotate, sign_dict
-from referee.verify import DIFFERS, INCOMPLETE, OK, REFUSED, verify_files
+from referee.provenance import place
+from referee.verify import DIFFERS, INCOMPLETE, MALFORMED, OK, REFUSED, verify_files
 from tests.helpers import searching
 from tests.solver.claim_deals import endgame
 
 REVOKE = json.loads((Path(__file__).parents[1] / "examples" / "revoke.json").read_text())
 
 
-def signed(record: dict, signer: Signer, **changes) -> dict:
+def signed(record: dict, signer: Signer, where: dict | None = None, **changes) -> dict:
     """The verdict a server with `signer` gives `record` (`changes`: its verdict altered first,
-    as another engine would have judged it)."""
+    as another engine would have judged it; `where`: a stored match's, provenance.place())."""
     verdict = judge(Record.from_dict(record), settler=searching()).as_dict()
     for path, value in changes.items():
         target = verdict
@@ -30,7 +31,7 @@ def signed(record: dict, signer: Signer, **changes) -> dict:
         for part in head:
             target = target[int(part) if part.isdigit() else part]
         target[int(last) if last.isdigit() else last] = value
-    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer)
+    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer, where)
 
 
 @pytest.fixture
@@ -179,10 +180,11 @@ def test_the_command_reads_exports_batches_and_bare_verdicts_with_their_records(
     lines.write_text(json.dumps({"index": 0, "status": 200, "verdict": verdict}) + "\n")
     assert main(["verify", str(lines), "--record", record, "--key", keys]) == OK
     export = tmp_path / "export.jsonl"
+    stored = signed(REVOKE, ring, place("m1", 1, None))
     export.write_text("\n".join(json.dumps(x) for x in (
         {"kind": "tournament", "tournament": {"name": "t"}},
-        {"kind": "match", "record": REVOKE, "verdict": verdict,
-         "revisions": [{"number": 1, "record": REVOKE, "verdict": verdict}]})))
+        {"kind": "match", "id": "m1", "record": REVOKE, "verdict": stored,
+         "revisions": [{"number": 1, "record": REVOKE, "verdict": stored}]})))
     capsys.readouterr()
     assert main(["verify", str(export), "--key", keys]) == OK
     assert "export.jsonl:2 revision 1: the signature holds" in capsys.readouterr().out
@@ -225,3 +227,165 @@ def test_a_public_view_of_a_live_deal_is_not_a_signed_verdict(tmp_path, ring):
     public["provenance"], public["signature"] = withheld(public["provenance"], [0]), None
     status, said = run(tmp_path, public)
     assert status == REFUSED and "a public view, not the signed verdict: deal 1 is live" in said
+
+
+# -- issue 38, item 9 ---------------------------------------------------------------------------
+
+def chain(ring, records, match="m1") -> list[dict]:
+    """An export's revisions of `match`, each signed with its place after the one before."""
+    revisions = []
+    for number, record in enumerate(records, 1):
+        before = revisions[-1]["verdict"] if revisions else None
+        revisions.append({"number": number, "record": record, "verdict": signed(record, ring, place(match, number, before))})
+    return revisions
+
+
+def export_of(tmp_path, match, revisions) -> str:
+    path = tmp_path / "export.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in (
+        {"kind": "tournament", "tournament": {"name": "t"}},
+        {"kind": "match", "id": match, "record": revisions[-1]["record"], "verdict": revisions[-1]["verdict"],
+         "revisions": revisions})) + "\n")
+    return str(path)
+
+
+RENAMED = [REVOKE, {**REVOKE, "players": ["A", "B", "C", "D"]}, {**REVOKE, "players": ["E", "F", "G", "H"]}]
+
+
+def verify_export(tmp_path, match, revisions) -> tuple[int, str]:
+    reports, status = verify_files([export_of(tmp_path, match, revisions)], [], [str(tmp_path / "keys")])
+    return status, "\n".join(line for r in reports for line in r.lines)
+
+
+def test_an_export_is_a_chain_a_dropped_revision_shows_and_the_broken_link_is_named(tmp_path, ring):
+    revisions = chain(ring, RENAMED)
+    assert verify_export(tmp_path, "m1", revisions)[0] == OK
+    status, said = verify_export(tmp_path, "m1", [revisions[0], dict(revisions[2], number=2)])
+    assert status == REFUSED and "signed as revision 3 of match m1, shown here as revision 2 of match m1: moved" in said
+    status, said = verify_export(tmp_path, "m1", revisions[1:])
+    assert status == REFUSED and "revision 2: the chain breaks before revision 2: it was signed after a revision" in said
+    status, said = verify_export(tmp_path, "m1", [revisions[0], revisions[2]])
+    assert "revision 3: the chain breaks between revision 1 and revision 3" in said
+
+
+def test_a_changed_revision_breaks_the_link_after_it(tmp_path, ring):
+    revisions = chain(ring, RENAMED)
+    other = chain(ring, [REVOKE, {**REVOKE, "players": ["W", "X", "Y", "Z"]}])[1]  # signed, but not this chain's
+    status, said = verify_export(tmp_path, "m1", [revisions[0], other, revisions[2]])
+    assert status == REFUSED and "revision 3: the chain breaks between revision 2 and revision 3" in said
+    assert "revision 2: the signature holds" in said  # a signed revision of its own: only the link shows
+
+
+def test_a_verdict_moved_to_another_match_is_refused(tmp_path, ring):
+    status, said = verify_export(tmp_path, "m2", chain(ring, RENAMED[:2], match="m1"))
+    assert status == REFUSED and "signed as revision 1 of match m1, shown here as revision 1 of match m2: moved" in said
+    stored = {"id": "m2", "tournament": "t", "revision": 1, "record": REVOKE,
+              "verdict": signed(REVOKE, ring, place("m1", 1, None))}  # as GET /v1/matches/{id} shows it
+    reports, status = verify_files([write(tmp_path, "m.json", stored)], [], [str(tmp_path / "keys")])
+    assert status == REFUSED and "moved" in reports[0].lines[-2]
+
+
+def test_a_verdict_of_post_verdicts_names_no_match_and_in_an_export_its_place_is_not_checked(tmp_path, ring):
+    verdict = signed(REVOKE, ring)
+    assert not {"match", "revision", "previous"} & set(verdict["provenance"])
+    status, said = verify_export(tmp_path, "m1", [{"number": 1, "record": REVOKE, "verdict": verdict}])
+    assert status == INCOMPLETE and "signed without its place among the match's revisions" in said
+
+
+def test_a_key_ring_in_the_working_directory_is_not_trusted_unless_named(tmp_path, ring, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    forged = Signer(tmp_path / "referee.db.signing-keys")
+    monkeypatch.setenv("REFEREE_SIGNING_KEYS", str(forged.path))
+    pair = write(tmp_path, "pair.json", {"record": REVOKE, "verdict": signed(REVOKE, forged)})
+    assert main(["verify", pair]) == REFUSED
+    assert "and no key was given" in capsys.readouterr().out
+    assert main(["verify", pair, "--key", str(forged.path)]) == OK  # named: trusted
+
+
+def test_a_member_name_given_twice_is_refused_whichever_copy_was_signed(tmp_path, ring):
+    verdict = signed(REVOKE, ring)
+    text = json.dumps(verdict)
+    doubled = '{"valid": false, ' + text[1:]  # the last copy, the signed one, is what json.loads keeps
+    assert json.loads(doubled)["valid"] == verdict["valid"]
+    (tmp_path / "v.json").write_text(doubled)
+    reports, status = verify_files([str(tmp_path / "v.json")], [write(tmp_path, "r.json", REVOKE)],
+                                   [str(tmp_path / "keys")])
+    assert status == MALFORMED
+    assert 'the member name "valid" appears twice in one object' in reports[0].lines[0]
+
+
+def _cli(tmp_path, *args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee.cli", "verify", *args], cwd=tmp_path, capture_output=True,
+                          text=True)
+
+
+@pytest.mark.parametrize("how", ["key a list", "nested 600 deep", "signature a number", "provenance a list",
+                                 "revision a string", "not JSON"])
+def test_malformed_input_is_a_refusal_with_its_own_exit_status_never_a_traceback(tmp_path, ring, how):
+    verdict = signed(REVOKE, ring)
+    if how == "key a list":
+        verdict["provenance"]["key"] = [verdict["provenance"]["key"]]
+    elif how == "nested 600 deep":
+        verdict["deals"][0]["deep"] = json.loads("[" * 600 + "]" * 600)
+    elif how == "signature a number":
+        verdict["signature"] = 7
+    elif how == "provenance a list":
+        verdict["provenance"] = [verdict["provenance"]]
+    elif how == "revision a string":
+        verdict["provenance"]["revision"] = "1"
+    path = write(tmp_path, "pair.json", {"record": REVOKE, "verdict": verdict})
+    if how == "not JSON":
+        (tmp_path / "pair.json").write_text('{"record": ')
+    done = _cli(tmp_path, path, "--key", str(tmp_path / "keys"))
+    assert done.returncode == MALFORMED == 4, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and done.stdout.startswith(path + ": ")
+
+
+def test_a_verdict_signed_the_second_after_a_rotation_is_signed_by_the_new_key(tmp_path, ring, monkeypatch):
+    """The server had looked at its ring a moment before the rotation; it signs in the next
+    second: with the key current then (the old one, retired a second before, would never
+    verify again)."""
+    import referee.verdict_signing as signing
+
+    old = ring.current()
+    fresh, retired = rotate(ring.path)
+    later = "2999-01-01T00:00:00Z"  # any moment after the retirement
+    monkeypatch.setattr(signing, "now", lambda: later)
+    verdict = signed(REVOKE, ring)
+    assert verdict["provenance"]["key"] == fresh.id != old.id
+    status, said = run(tmp_path, verdict)
+    assert status == OK and f"key {fresh.id} (current), signed {later}" in said
+
+
+def test_a_rotation_between_the_key_taken_and_the_moment_of_signing_is_seen(tmp_path, ring, monkeypatch):
+    """The ring is replaced just as the moment of signing is taken: the server looks again and
+    signs with the new key; the old key's retirement is never before what it signed."""
+    import referee.verdict_signing as signing
+
+    first = ring.current()
+    clock = signing.now
+    rotated = []
+
+    def rotating_now():
+        if not rotated:
+            rotated.append(None)
+            monkeypatch.setattr(signing, "now", clock)  # rotate() takes its own times
+            rotated[0] = rotate(ring.path)
+            monkeypatch.setattr(signing, "now", rotating_now)
+        return clock()
+    monkeypatch.setattr(signing, "now", rotating_now)
+    verdict = signed(REVOKE, ring)
+    assert rotated and verdict["provenance"]["key"] == rotated[0][0].id != first.id
+    assert run(tmp_path, verdict)[0] == OK
+
+
+def test_a_rotation_dates_the_retirement_no_earlier_than_the_new_ring_is_in_place(tmp_path, ring, monkeypatch):
+    import referee.verdict_signing as signing
+
+    ring.current()
+    # the new key made, the old one retired, then the ring written: past that second's end
+    seconds = iter(["2026-01-01T00:00:00Z"] * 2 + ["2026-01-01T00:00:01Z"] * 3)
+    monkeypatch.setattr(signing, "now", lambda: next(seconds))
+    _, retired = rotate(ring.path)
+    assert retired.retired_at == "2026-01-01T00:00:01Z"
+    assert [k.retired_at for k in Signer(ring.path).keys() if k.status == "retired"] == ["2026-01-01T00:00:01Z"]

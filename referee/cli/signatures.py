@@ -73,7 +73,7 @@ def keys_list(args) -> int:
 
 def add_commands(sub) -> None:
     p = sub.add_parser("verify", help="check signed verdicts offline: 0 holds and the same, 1 judged differently, "
-                                      "2 refused, 3 not judged again completely",
+                                      "2 refused, 3 not judged again completely, 4 malformed input",
                        description="Check signed verdicts offline, without a server or a database: does the "
                                    "signature hold (by a key you trust), and does this engine, judging the record "
                                    "again, give the same verdict? FILE: a verdict (POST /v1/verdicts), a stored match "
@@ -81,13 +81,15 @@ def add_commands(sub) -> None:
                                    "batch answer or `referee check --json` output. Exit status 0: every signature "
                                    "holds and every verdict is the same; 1: a verdict this engine judges "
                                    "differently; 2: a signature that does not hold, is missing or is by a key not "
-                                   "trusted, or a file that holds no verdict; 3: a verdict not judged again "
-                                   "completely (no record, or a claim past the search limit).")
+                                   "trusted, a revision out of its place in its match's chain, or a file that holds "
+                                   "no verdict; 3: a verdict not judged again completely (no record, or a claim past "
+                                   "the search limit); 4: malformed input (not JSON, a member name twice in one "
+                                   "object, nesting too deep, a provenance member of the wrong type).")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--key", action="append", default=[], metavar="PUBLIC_KEY",
                    help="a key to trust: a saved GET /v1/keys answer (retired keys and their dates too), a key "
-                        "ring file, a PEM public key, or the key itself (base64url); repeatable. Default: this "
-                        "machine's key ring (REFEREE_SIGNING_KEYS, or ./referee.db.signing-keys)")
+                        "ring file, a PEM public key, or the key itself (base64url); repeatable. Only the keys "
+                        "given are trusted: without --key, none")
     p.add_argument("--record", action="append", default=[], metavar="RECORD",
                    help="the record(s) of bare verdicts, in order (a batch answer: by index)")
     p.set_defaults(run=verify)

@@ -8,7 +8,10 @@ from datetime import datetime
 from sqlalchemy import select
 
 from referee.engine.errors import shown
+from referee.engine import resolve
+from referee.provenance import place
 from referee.settlers import Reusing
+from referee.verdict_signing import sign_dict
 
 from . import limits
 from .db import Database
@@ -60,16 +63,20 @@ class Archive:
             if existing is not None:
                 return MatchView(existing, True), False
             limits.check_new_match(s, tid)
+            mid = _free_id(s, mid)
         limits.check_revisions(len(revisions))
-        judged = self._judged(t, external_id, revisions)
+        judged = self._judged(t, external_id, revisions, mid)
         with self.db.transaction() as s:
             t = load_tournament(s, tid, lock=True)
             existing = by_external_id(s, tid, external_id)
             if existing is not None:  # restored while this one was judged
                 return MatchView(existing, True), False
             limits.check_new_match(s, tid)
+            if _free_id(s, mid) != mid:  # taken while it was judged: signed again for the id it gets
+                mid = _free_id(s, None)
+                judged = self._signed_again(judged, mid)
             now = utcnow()
-            m = Match(id=_free_id(s, mid), tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
+            m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
                       record=judged[0][0], verdict=judged[0][1])
             s.add(m)
@@ -82,17 +89,27 @@ class Archive:
             publish(s, t, m, None, Head(m.record, m.verdict), False, None)
             return MatchView(m, True), True
 
-    def _judged(self, t: Tournament, external_id: str, revisions: list[dict]) -> list[tuple[dict, dict]]:
+    def _judged(self, t: Tournament, external_id: str, revisions: list[dict], mid: str) -> list[tuple[dict, dict]]:
         """Each revision's record as stored and the verdict this server gives it, in order (the
-        export's own verdicts are not taken on trust)."""
+        export's own verdicts are not taken on trust), signed as match `mid`'s revisions."""
         judged: list[tuple[dict, dict]] = []
         searching = self.budget().settler()
-        for rev in revisions:
+        for number, rev in enumerate(revisions, 1):
             record = record_for(t, rev["record"], external_id)
             limits.check_record(record)
             before = judged[-1] if judged else (None, None)
-            judged.append((record, judge(record, Reusing(record, *before, searching), self.signer)))
+            where = place(mid, number, before[1])
+            judged.append((record, judge(record, Reusing(record, *before, searching), self.signer, where)))
         return judged
+
+    def _signed_again(self, judged: list[tuple[dict, dict]], mid: str) -> list[tuple[dict, dict]]:
+        """The same verdicts signed as match `mid`'s revisions (judged again they would be the same)."""
+        again: list[tuple[dict, dict]] = []
+        for number, (record, verdict) in enumerate(judged, 1):
+            where = place(mid, number, again[-1][1] if again else None)
+            again.append((record, sign_dict(verdict, record, resolve(record["preset"], record.get("options")),
+                                            self.signer, where)))
+        return again
 
 RESTORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the column's width
 

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from referee.engine import OptionError, adjudicate_dict, resolve
 from referee.engine.errors import shown
 from referee.engine.settlement import Settler
+from referee.provenance import place
 from referee.verdict_signing import Signer, sign_dict
 
 from . import limits
@@ -48,17 +49,18 @@ def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
     return stored
 
 
-def judge(record: dict, settler: Settler, signer: Signer | None = None) -> dict:
+def judge(record: dict, settler: Settler, signer: Signer | None = None, where: dict | None = None) -> dict:
     """The record's verdict, with its provenance and signature (by `signer`'s key); an
     impossible record is refused (nothing impossible is stored). `settler`: perfect play for
-    its claims and bell (settlement.Stopped: no verdict)."""
+    its claims and bell (settlement.Stopped: no verdict). `where`: its place among the
+    match's revisions (provenance.place()), signed with it."""
     verdict = adjudicate_dict(record, settler)
     if not verdict["valid"]:
         first = verdict["errors"][0]
         at = "" if first["event"] is None else f", event {first['event'] + 1}"
         raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal'] + 1}{at})",
                        errors=verdict["errors"])
-    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer)
+    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer, where)
 
 
 def status_of(verdict: dict, closed: bool) -> str:
@@ -101,7 +103,8 @@ class Matches:
             stored = record_for(t, record, external_id or mid)
             limits.check_record(stored)
             limits.check_new_match(s, tid)
-        verdict = judge(stored, self.budget().settler(), self.signer)  # outside any transaction
+        # outside any transaction
+        verdict = judge(stored, self.budget().settler(), self.signer, place(mid, 1, None))
         try:
             with self.db.transaction() as s:
                 t, existing = self._upload_to(s, tid, key, record, external_id, trusted, lock=True)

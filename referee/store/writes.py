@@ -10,6 +10,7 @@ from typing import Callable
 
 from sqlalchemy.exc import IntegrityError
 
+from referee.provenance import place
 from referee.settlers import Reusing
 
 from . import limits
@@ -71,7 +72,8 @@ class Writes:
             record = change(before.record, t)  # a new record; the head's is left as it is
             limits.check_record(record)
         settler = Reusing(record, before.record, before.verdict, self.budget().settler())
-        verdict = judge(record, settler, self.signer)
+        # signed as the next revision after the head it was judged from (If-Match keeps both)
+        verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict))
         with self.db.transaction() as s:
             t = load_tournament(s, m.tournament_id, lock=True)  # serialises writes of this tournament
             if not trusted:

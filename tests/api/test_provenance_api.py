@@ -203,3 +203,73 @@ def test_referee_verify_checks_every_revision_of_an_export_with_the_saved_keys(s
     assert main(["verify", str(export), "--key", str(tmp_path / "keys.json")]) == OK
     said = capsys.readouterr().out
     assert said.count("the signature holds") == 2 and said.count(": the same verdict") == 2
+
+
+def _corrected_match(c):
+    """A match stored, given a deal, then corrected (PUT /record): three revisions."""
+    t = make_tournament(c)
+    r = post_match(c, t, [won_by(0, [1] * 7)])
+    mid = r.get_json()["id"]
+    r = write(c, f"/v1/matches/{mid}/deals", t["key"], r.headers["ETag"], {"dealer": 2, "trump": {"suit": "H"}})
+    fixed = {"players": ["A", "B", "C", "D"], "deals": [won_by(0, [1] * 7)]}
+    r = write(c, f"/v1/matches/{mid}/record", t["key"], r.headers["ETag"], {"record": fixed, "reason": "one deal"},
+              method="put")
+    assert r.status_code == 200 and r.get_json()["revision"] == 3
+    return t, mid
+
+
+def test_each_revision_s_signature_names_its_match_its_number_and_the_digest_of_the_one_before(signed_client):
+    from referee.provenance import verdict_digest
+
+    c = signed_client
+    t, mid = _corrected_match(c)
+    revisions = [c.get(f"/v1/matches/{mid}/revisions/{n}", headers=auth(t["key"])).get_json()["verdict"]
+                 for n in (1, 2, 3)]
+    assert [(v["provenance"]["match"], v["provenance"]["revision"]) for v in revisions] == [(mid, 1), (mid, 2), (mid, 3)]
+    assert [v["provenance"]["previous"] for v in revisions] == [None] + [verdict_digest(v) for v in revisions[:2]]
+    assert all(holds(c, v) for v in revisions)
+    moved = {**revisions[2], "provenance": {**revisions[2]["provenance"], "match": "another"}}
+    assert not holds(c, moved)  # the place is signed
+    head = c.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]
+    assert head == revisions[2]
+    post = c.post("/v1/verdicts", data=REVOKE, content_type="application/json").get_json()
+    assert not {"match", "revision", "previous"} & set(post["provenance"])  # no match: as before
+
+
+def test_an_export_with_its_correcting_revision_dropped_does_not_verify_and_says_where(signed_client, tmp_path, capsys):
+    from referee.cli import main
+    from referee.verify import OK, REFUSED
+
+    c = signed_client
+    t, mid = _corrected_match(c)
+    store = c.application.extensions["referee.store"]
+    lines = list(store.export(t["id"]))
+    (tmp_path / "keys.json").write_text(c.get("/v1/keys").get_data(as_text=True))
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["verify", str(export), "--key", str(tmp_path / "keys.json")]) == OK, capsys.readouterr().out
+    match = lines[1]
+    dropped = {**match, "revisions": match["revisions"][:1] + match["revisions"][2:]}
+    export.write_text("".join(json.dumps(line) + "\n" for line in (lines[0], dropped)))
+    capsys.readouterr()
+    assert main(["verify", str(export), "--key", str(tmp_path / "keys.json")]) == REFUSED
+    assert "revision 3: the chain breaks between revision 1 and revision 3" in capsys.readouterr().out
+    other = post_match(c, t, [won_by(0, [1] * 7)]).get_json()["id"]
+    moved = {**match, "id": other}
+    export.write_text("".join(json.dumps(line) + "\n" for line in (lines[0], moved)))
+    assert main(["verify", str(export), "--key", str(tmp_path / "keys.json")]) == REFUSED
+    assert f"signed as revision 1 of match {mid}, shown here as revision 1 of match {other}: moved" in \
+        capsys.readouterr().out
+
+
+def test_a_public_view_of_a_live_deal_withholds_the_digest_of_the_revision_before(signed_client):
+    c = signed_client
+    t = make_tournament(c)
+    done = won_by(0, [1] * 7, hands=True)
+    r = post_match(c, t, [dict(done, events=done["events"][:20])])
+    mid = r.get_json()["id"]
+    write(c, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": done["events"][20:26]})
+    full = c.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()["verdict"]["provenance"]
+    seen = c.get(f"/v1/matches/{mid}").get_json()["verdict"]["provenance"]
+    assert full["previous"].startswith("sha256:") and seen["previous"] is None
+    assert (seen["match"], seen["revision"]) == (mid, 2)

@@ -39,9 +39,11 @@ def test_an_appended_event_stores_that_event_not_the_match(store):
     record_patch, verdict_patch = stored_patches(store, view.match.id, 2)
     assert record_patch == {"d": {"deals": {"l": [6, {"d": {"events": {"l": [1, None, [{"seat": 0, "play": "KH"}]]}}}, []]}}}
     # all the verdict changed: whose turn, the card now on the table, and (signed anew) the
-    # record's digest, the time of signing and the signature
+    # record's digest, the revision and the digest of the one before (its place in the
+    # match's chain), the time of signing and the signature
     provenance = verdict_patch["d"].pop("provenance")
-    assert set(provenance["d"]) <= {"record", "signed_at"} and "record" in provenance["d"]
+    assert set(provenance["d"]) <= {"record", "revision", "previous", "signed_at"} and "record" in provenance["d"]
+    assert provenance["d"]["revision"] == {"=": 2}
     signature = verdict_patch["d"].pop("signature", None)  # unsigned on a server without a key ring
     assert signature is None or len(signature["="]) == 86
     assert verdict_patch == {"d": {"next": {"d": {"to_play": {"=": 1}, "table": {"l": [1, None, [
