@@ -21,13 +21,21 @@ def write(tmp_path, name, data):
 
 
 def test_text_says_perfect_play_what_happened_and_the_costly_play(capsys):
-    assert main(["analyse", str(RECORD)]) == 0
+    assert main(["analyse", "--objective", "tricks", str(RECORD)]) == 0
     out = capsys.readouterr().out
-    assert "deal 1 (objective score)" in out
-    assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 12-1" in out
+    assert "deal 1 (objective tricks)" in out
     assert "what happened: complete, team 0 win, courts 1-0, tricks 11-2" in out
     assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick" in out  # counted from 1
     assert out.count("costly:") == 1
+
+
+def test_under_score_a_trick_that_changes_neither_the_score_nor_the_winner_costs_nothing(capsys):
+    """R-38: no tricks term. The same win (a court to team 0) with 11 tricks as with 12."""
+    assert main(["analyse", str(RECORD)]) == 0
+    out = capsys.readouterr().out
+    assert "deal 1 (objective score)" in out
+    assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 11-2" in out  # the lowest of equal cards
+    assert "no costly play" in out and "costly:" not in out
 
 
 def test_json_lines_one_per_deal_with_its_costly_plays(tmp_path, capsys):
@@ -64,7 +72,7 @@ def test_a_position_past_the_limit_is_listed_not_guessed(tmp_path, capsys):
 def test_a_deal_impossible_part_way_is_analysed_up_to_its_error(tmp_path, capsys):
     record = json.loads(RECORD.read_text())
     record["deals"][0]["events"][5] = {"seat": 1, "play": "AS"}  # seat 0 holds the AS
-    assert main(["analyse", write(tmp_path, "bad.json", record)]) == 0
+    assert main(["analyse", "--objective", "tricks", write(tmp_path, "bad.json", record)]) == 0
     out = capsys.readouterr().out
     assert "costly: deal 1 trick 2, seat 0 played 2♠" in out
     assert "analysis stopped at event 6: seat 1 plays A♠, but it was dealt to seat 0" in out  # the replay's own error

@@ -1,7 +1,7 @@
 """The close of a session (R-26, R-32): its last finished deal ends it; an unfinished last deal
 ends at the bell, where its open trick is over (R-36), a claim still waiting for its answer is
 settled as disputed (R-34b), or the referee plays it to its end (`abandoned_deal: perfect_play`);
-else it is abandoned, not scored."""
+a play-on in progress keeps its court (R-38); else it is abandoned, not scored."""
 from __future__ import annotations
 
 from .deal import Deal
@@ -28,7 +28,8 @@ def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal, settler: Se
     """The unfinished last deal at the close; True when it is scored. Its open trick is over,
     so an uncorrected illegal play there stands and the penalty decides the deal (R-36); else a
     claim still waiting for its answer is settled as disputed (R-34b); else, under
-    `abandoned_deal: perfect_play`, the referee plays it to its end (R-32)."""
+    `abandoned_deal: perfect_play`, the referee plays it to its end (R-32); else a play-on keeps
+    the court the first seven made (R-38)."""
     deal.bell = True
     if deal.penalty() is not None:
         _open_trick_over(deal)
@@ -36,7 +37,20 @@ def _at_the_bell(match: Match, deals: list[DealVerdict], deal: Deal, settler: Se
         return True
     if deal.awaiting_answer:
         return _settle_at_close(match, deals, deal, settler)
-    return match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal, settler)
+    if match.options.abandoned_deal == "perfect_play" and _finish_at_close(match, deals, deal, settler):
+        return True
+    return deal.play_on and _court_kept(match, deals, deal)
+
+
+def _court_kept(match: Match, deals: list[DealVerdict], deal: Deal) -> bool:
+    """R-38: a play-on stopped by the close scores the court its first seven made, as if the
+    court team had stopped there (no bavney: the play-on did not take all 13). Its open
+    trick is over (R-36)."""
+    deal.ended = True
+    _open_trick_over(deal)
+    verdict = _rejudged(match, deals, deal)
+    verdict.at_close = {"perfect_play": False, "reason": "court_kept", "line": [], "rule": ["R-38", "R-10", "R-32"]}
+    return True
 
 
 def _open_trick_over(deal: Deal) -> None:

@@ -5,8 +5,9 @@ seat to play, and the line of perfect play.
     >>> analysis = solve(deal, "tricks")   # deal: a referee.engine.Deal with hands
     >>> analysis.value, analysis.cards, analysis.line
 
-Objectives: `score` (the outcome order: courts or points this deal gives the team minus
-those it gives the other, then winning the deal, then its tricks; an `Outcome`) and
+Objectives: `score` (R-38's zero-sum outcome: courts or points this deal gives the team
+minus those it gives the other, then +1/0/-1 for winning, neither, losing the deal; an
+`Outcome`, no tricks term) and
 `tricks` (every remaining trick played whatever the deal's end; the tricks the team
 takes, collected ones in pile games: the bridge double-dummy number). Values are the
 team of the seat to play's. A hidden trump counts as known to the solver; a reveal (or
@@ -34,7 +35,7 @@ from .outcome import Outcome, Scorer, decode
 from .position import REVEAL_MOVE, NotAPosition, as_move
 
 OBJECTIVES = ("score", "tricks")
-_OBJECTIVE = {"score": 2, "tricks": 0, "deal_tricks": 1, "exact": 3}
+_OBJECTIVE = {"score": 2, "tricks": 0, "deal_tricks": 1, "exact": 3, "fewest": 4}
 
 __all__ = ["solve", "Solver", "Analysis", "Outcome", "SearchLimit", "SearchLimitExceeded", "UnsolvablePosition",
            "OBJECTIVES", "REVEAL_MOVE", "COMPILED"]

@@ -3,9 +3,12 @@ on the one search (core.py):
 
 - g, the claimer's team's tricks against any defence, counted up to the deal's own end
   (objective DEAL_TRICKS, both teams playing for tricks; R-4's play-on where it gains);
-- the award: min(n, g), or n for an accepted claim some line makes; when no line gives
-  exactly that count, the nearest a line gives (objective EXACT asked only whether a line
-  exists);
+- f, the fewest tricks the claimer's team can end with over every line (objective FEWEST,
+  all four seats choosing together; R-38: a concession of tricks that cannot be lost is
+  void), asked only whether it is above the award, and then its value;
+- the award: min(n, g), or n for an accepted claim some line makes, never below f; when no
+  line gives exactly that count, the nearest a line gives (objective EXACT asked only
+  whether a line exists);
 - the line: perfect play restricted to the award (R-34a, objective EXACT): at every play
   both teams choose, for the claimers' outcome (§13's order), among the plays after which a
   line giving the claimers exactly the award is still possible;
@@ -23,7 +26,7 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.playrecord import PLAY, REVEAL, Event
 from . import Solver, UnsolvablePosition, solve
-from .core_codes import LOWEST, NONE
+from .core_codes import LOWEST, NONE, TRUE
 from .limits import SearchLimit, SearchLimitExceeded
 from .position import REVEAL_MOVE
 
@@ -101,12 +104,14 @@ def _settle(deal: Deal, limit: SearchLimit, core=None) -> settlement.Line:
     root.claimed, root.play_all = None, False
     try:
         tricks = Solver("deal_tricks", core).prepare(root, claim.team, limit)
+        fewest = Solver("fewest", core).prepare(root, claim.team, limit)
         exact = Solver("exact", core).prepare(root, claim.team, limit)
     except UnsolvablePosition as exc:
         raise RecordError("claim_unsettled", f"the claim of seat {claim.seat} cannot be settled here: {exc}",
                           claim.event) from None
     g = tricks.value()
-    award = _award(claim.tricks, claim.answer, g, lambda k: exact.search.test(LOWEST, k) != NONE)
+    award = _award(claim.tricks, claim.answer, g, lambda k: exact.search.test(LOWEST, k) != NONE,
+                   lambda k: _floor(fewest, k, g))
     line = exact.line(exact.value(award), award)
     held = g >= claim.tricks
     fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),
@@ -114,10 +119,14 @@ def _settle(deal: Deal, limit: SearchLimit, core=None) -> settlement.Line:
     return settlement.Line(tuple(Event(seat, PLAY, DECK[m]) for seat, m in line), fields)
 
 
-def _award(n: int, answer: str, g: int, reaches) -> int:
-    """R-34: min(n, g); an accepted claim n when a line gives exactly n (`reaches(k)`: some
-    line gives exactly k). When no line gives exactly the award, the nearest a line gives:
-    the largest below, else the smallest above (g itself is always reached)."""
+def _award(n: int, answer: str, g: int, reaches, floor) -> int:
+    """R-34, R-38: min(n, g); an accepted claim n when a line gives exactly n (`reaches(k)`:
+    some line gives exactly k); never below f (`floor(k)`: f when f > k, else None): a
+    claim below f gets f, a count some line gives. When no line gives exactly the award, the
+    nearest a line gives: the largest below (f at least is), else the smallest above."""
+    f = floor(n if answer == "accept" else min(n, g))
+    if f is not None:
+        return f
     if answer == "accept" and reaches(n):
         return n
     award = min(n, g)
@@ -125,6 +134,22 @@ def _award(n: int, answer: str, g: int, reaches) -> int:
         return award
     below = next((k for k in range(award - 1, -1, -1) if reaches(k)), None)
     return below if below is not None else next(k for k in range(award + 1, g + 1) if reaches(k))
+
+
+def _floor(fewest, k: int, g: int) -> int | None:
+    """R-38's f when it is above k (every line gives the claimers more than k), else None:
+    one question first, the value only when asked for (f <= g: the defence's line is one)."""
+    s = fewest.search
+    if k >= g or s.over() or s.test(k + 1) != TRUE:
+        return None
+    lo, hi = k + 1, g  # f >= lo; f <= g
+    while lo < hi:
+        at = (lo + hi + 1) // 2
+        if s.test(at) == TRUE:
+            lo = at
+        else:
+            hi = at - 1
+    return lo
 
 
 def _plays(line) -> list[dict]:

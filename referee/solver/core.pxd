@@ -11,6 +11,7 @@ cdef int DEAL_TRICKS
 cdef int END_THIRTEEN
 cdef int EXACT
 cdef u64 FALSE
+cdef int FEWEST
 cdef long long LOWEST
 cdef u64 NONE
 cdef u64 RELMASK

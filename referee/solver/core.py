@@ -14,7 +14,9 @@ perspective team's value from here reach t?", for four objectives:
 - DEAL_TRICKS: the same up to the deal's own end (a claim's g, R-34);
 - SCORE: the deal's outcome for the team, encoded (outcome.py);
 - EXACT: SCORE among the lines that give the team exactly kk more tricks (R-34a), with a
-  third answer, NONE, where no line gives that count.
+  third answer, NONE, where no line gives that count;
+- FEWEST: DEAL_TRICKS with every seat choosing to lower the team's tricks (all four
+  together, R-38's f), with bounds of its own (core_bounds._fewest).
 
 At each trick's start: sure tricks (bridge play only), and one transposition table keyed
 by relative ranks plus the rule state, each answer holding for every position whose cards
@@ -31,7 +33,7 @@ chooses). They import nothing else: the rules' option values come in as numbers
 (position.py reads them from the engine's replay), the deal's scoring as a function.
 """
 from .core_bounds import Bounds
-from .core_codes import CHECK, DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, LOWEST, NONE, RELMASK, RES, REVEAL, SCORE, TRICKS, TRUE, UNDECIDED
+from .core_codes import CHECK, DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, RELMASK, RES, REVEAL, SCORE, TRICKS, TRUE, UNDECIDED
 
 
 class Search(Bounds):
@@ -62,7 +64,7 @@ class Search(Bounds):
     def _terminal(self, t, kk):
         """The deal is over: does the value reach t?"""
         obj = self.objective
-        if obj <= DEAL_TRICKS:
+        if obj <= DEAL_TRICKS or obj == FEWEST:
             return (TRUE if t <= 0 else FALSE) << RES
         if obj == EXACT and kk != 0:
             return NONE << RES
@@ -70,7 +72,7 @@ class Search(Bounds):
 
     def _choice(self, t, kk):
         """After a first-7 court the court team stops or plays on (R-4): the better for it."""
-        mine = self.first_seven == self.team or t <= LOWEST
+        mine = (self.first_seven == self.team or t <= LOWEST) and self.objective != FEWEST
         stop = self._terminal(t, kk)
         code = stop >> RES
         if (mine and code == TRUE) or (not mine and code == FALSE):
@@ -100,7 +102,7 @@ class Search(Bounds):
         gain = self._close_do()
         rel = self.closed_rel
         obj = self.objective
-        if obj <= DEAL_TRICKS:
+        if obj <= DEAL_TRICKS or obj == FEWEST:
             t -= gain
         elif obj == EXACT:
             kk -= gain
@@ -119,7 +121,7 @@ class Search(Bounds):
             return 0
         left = 14 - self.number
         obj = self.objective
-        if obj <= DEAL_TRICKS:
+        if obj <= DEAL_TRICKS or obj == FEWEST:
             if t <= 0:
                 return TRUE << RES
             if t > left + self.pile:
@@ -142,6 +144,10 @@ class Search(Bounds):
                 return r
         elif obj == EXACT and self.monotone and t > LOWEST:
             r = self._exact_envelope(t, kk)
+            if r != UNDECIDED << RES:
+                return r
+        elif obj == FEWEST:
+            r = self._fewest(t)
             if r != UNDECIDED << RES:
                 return r
         key = self._key(kk)
@@ -171,7 +177,7 @@ class Search(Bounds):
                 return res
         ply = self.ply
         seat = (self.leader + self.tk) & 3
-        mine = (seat & 1) == self.team
+        mine = (seat & 1) == self.team and self.objective != FEWEST
         n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
         # at or below LOWEST no value fails: only whether a line exists is asked (EXACT), and
         # either side's first line answers it

@@ -34,7 +34,13 @@ cdef class Bounds(Table):
     cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
+    cdef int _masters(self) noexcept
+
+    @cython.locals(m=cython.int, n=cython.int)
     cdef int _forced(self, int kk) noexcept
+
+    @cython.locals(m=cython.int, n=cython.int)
+    cdef u64 _fewest(self, long long t) noexcept
 
     @cython.locals(key=cython.long)
     cdef int _span(self, int kk) except -1

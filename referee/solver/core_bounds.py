@@ -120,25 +120,50 @@ class Bounds(Table):
             return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
 
-    def _forced(self, kk):
-        """EXACT, where every trick is played and taken at once, the trump known: the top
-        trumps of whoever holds the highest one each win a trick, so a count they make
-        impossible has no line (cash_rel: those cards)."""
+    def _masters(self):
+        """Where every trick is played and taken at once, the trump known: the top trumps of
+        whoever holds the highest one each win a trick of their own, whoever plays them
+        (nothing still out beats them). holder * 16 + how many (cash_rel: those cards), or
+        -1 where that does not hold."""
         if self.end != END_THIRTEEN or self.opt_pile or self.trump < 0 or self.hidden:
-            return 0
+            return -1
         tr = self.trump
         at = self.alive[tr]
         if not at:
-            return 0
+            return -1
         top = self.high[at]
         holder = 0
         while not (self.h[holder * 4 + tr] >> top) & 1:
             holder += 1
         n = self._top_run(self.h[holder * 4 + tr], at)
         self.cash_rel = self._top_mask(tr, at, n)
-        if (holder & 1) == self.team:
+        return holder * 16 + n
+
+    def _forced(self, kk):
+        """EXACT: a count the top trumps (_masters) make impossible has no line (cash_rel:
+        those cards)."""
+        m = self._masters()
+        if m < 0:
+            return 0
+        n = m & 15
+        if ((m >> 4) & 1) == self.team:
             return kk < n
         return kk > 14 - self.number - n
+
+    def _fewest(self, t):
+        """FEWEST (R-38's f, all four seats choosing together): the team takes at least the
+        top trumps it holds in one hand (_masters), and at most the tricks the other team's
+        leave it; the answer when that decides `f >= t`."""
+        m = self._masters()
+        if m < 0:
+            return UNDECIDED << RES
+        n = m & 15
+        if ((m >> 4) & 1) == self.team:
+            if n >= t:
+                return TRUE << RES | self.cash_rel
+        elif 14 - self.number - n < t:
+            return FALSE << RES | self.cash_rel
+        return UNDECIDED << RES
 
     def _span(self, kk):
         """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by

@@ -7,6 +7,7 @@ TRICKS = 0
 DEAL_TRICKS = 1
 SCORE = 2
 EXACT = 3
+FEWEST = 4               # R-38's f: the team's fewest tricks to the deal's end, all seats choosing together
 
 FALSE = 0
 TRUE = 1

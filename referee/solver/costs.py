@@ -81,15 +81,17 @@ def move_name(move) -> str:
 
 
 def cost_words(best, value, record: Record) -> str:
-    """What a play lost, in words: tricks, or the §13 outcome's first difference."""
+    """What a play lost, in words: tricks, or the first difference of R-38's outcome (the
+    margin, else the deal's winner: there is no third term)."""
     if not isinstance(best, Outcome):
         return _count(best - value, "trick")
     if best.margin != value.margin:
         unit = "point" if _by_points(record) else "court"
         return _count(best.margin - value.margin, unit) + " of the deal's margin"
-    if best.won != value.won:
-        return "the deal (won with best play, lost after it)"
-    return _count(best.tricks - value.tricks, "trick")
+    return f"the deal ({_DEAL[best.deal]} with best play, {_DEAL[value.deal]} after it)"
+
+
+_DEAL = {1: "won", 0: "won by neither team", -1: "lost"}
 
 
 def _count(n: int, unit: str) -> str:

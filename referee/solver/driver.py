@@ -9,7 +9,7 @@ good as playing on.
 """
 from __future__ import annotations
 
-from .core_codes import DEAL_TRICKS, EXACT, FALSE, LOWEST, NONE, TRUE
+from .core_codes import DEAL_TRICKS, EXACT, FALSE, FEWEST, LOWEST, NONE, TRUE
 from .position import as_move, tie_order
 
 
@@ -19,7 +19,7 @@ class Driver:
     def __init__(self, search, candidates):
         self.search = search
         self.objective = search.objective
-        self.counts = self.objective <= DEAL_TRICKS
+        self.counts = self.objective <= DEAL_TRICKS or self.objective == FEWEST
         self.candidates = candidates  # () -> the sorted values the deal can still end with
 
     def value(self, kk: int = 0, guess: int | None = None):

@@ -1,9 +1,10 @@
-"""§13's outcome order as one integer, so the search compares plain numbers.
+"""§13's outcome (R-38) as one integer, so the search compares plain numbers.
 
-A team's outcome is (margin, won, tricks): the courts (points under points and tens
-scoring) this deal gives it minus those it gives the other team, then 1 if it wins the
-deal, then its tricks (collected ones in pile games). `encode` keeps that order:
-margin * 1024 + won * 32 + tricks, with tricks <= 13.
+A team's outcome is (margin, deal): the courts (points under points and tens scoring) this
+deal gives it minus those it gives the other team, then +1 for winning the deal, 0 for a
+deal neither team wins, -1 for losing it (R-38: no tricks term). It is zero-sum: the other
+team's outcome is exactly its negative, and so is its code. `encode` keeps that order:
+margin * 4 + deal.
 """
 from __future__ import annotations
 
@@ -12,52 +13,47 @@ from typing import NamedTuple
 from ..engine.options import Options
 from ..engine.scoring import Facts, Result, make_scoring
 
+DEAL_WORDS = {1: "won", 0: "neither", -1: "lost"}
+
 
 class Outcome(NamedTuple):
-    """The `score` objective's value for one team, compared in this order."""
+    """The `score` objective's value for one team, compared in this order (R-38)."""
 
     margin: int
-    won: bool
-    tricks: int
+    deal: int   # +1 won, 0 neither team won, -1 lost
 
     def as_dict(self) -> dict:
-        return {"margin": self.margin, "won": self.won, "tricks": self.tricks}
+        return {"margin": self.margin, "deal": DEAL_WORDS[self.deal]}
 
 
-def encode(margin: int, won: bool, tricks: int) -> int:
-    return margin * 1024 + (32 if won else 0) + tricks
+def encode(margin: int, deal: int) -> int:
+    return margin * 4 + deal
 
 
 def decode(value: int) -> Outcome:
-    low = value & 1023
-    return Outcome(value >> 10, bool(low & 32), low & 31)
+    margin = (value + 1) >> 2
+    return Outcome(margin, value - 4 * margin)
+
+
+def deal_sign(result: Result, team: int) -> int:
+    """R-38: +1 when `team` wins the deal, -1 when the other team does, 0 when neither."""
+    return 0 if result.winner is None else 1 if result.winner == team else -1
 
 
 class Scorer:
-    """The engine's scoring of a finished deal, from one team's side, remembered per facts."""
+    """The engine's scoring of a finished deal, from one team's side."""
 
     def __init__(self, options: Options, team: int):
         self.scoring = make_scoring(options)
         self.by_points = options.target_is_points
         self.penalties = options.bidding  # bid-penalty: points given to a team count against it
         self.team = team
-        self._memo: dict = {}
 
     def result(self, facts: Facts) -> Result:
         return self.scoring.score(facts)
 
-    def value(self, tally) -> int:
-        """The outcome of a finished deal; `tally` is a Deal or anything with its `facts`."""
-        won = tuple(tally.tricks_won)
-        pairs = tally.pairs  # Band Rang: the deal goes to the deciding pair, whatever the tricks
-        key = (won, tally.first_seven, tuple(tally.tens_won), pairs and (pairs.winner, pairs.kind))
-        v = self._memo.get(key)
-        if v is None:
-            v = self._memo[key] = self.encode_result(self.scoring.score(tally.facts(None)), won)
-        return v
-
-    def encode_result(self, result: Result, won) -> int:
+    def encode_result(self, result: Result) -> int:
         t = self.team
         given = result.points if self.by_points else result.courts
         margin = given[t] - given[1 - t]
-        return encode(-margin if self.penalties else margin, result.winner == t, won[t])
+        return encode(-margin if self.penalties else margin, deal_sign(result, t))

@@ -98,7 +98,7 @@ def outcome(deal: Deal):
         facts = Facts(callers=callers, tricks=won, first_seven=None if first_seven < 0 else first_seven,
                       sweep=0 if won == (13, 0) else 1 if won == (0, 13) else None, tens=(tens0, tens1), bid=bid,
                       decided=None if kind == KIND_NONE else (winner, KIND_NAMES[kind], None))
-        return scorers[team].encode_result(scoring.score(facts), won)
+        return scorers[team].encode_result(scoring.score(facts))
     return value
 
 

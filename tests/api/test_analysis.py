@@ -46,17 +46,19 @@ def test_tricks_value_of_each_card(client):
 def test_score_is_the_outcome_with_the_result_the_deal_would_get(client):
     a = post(client, {"record": RECORD, "deal": 0, "event": 4}).get_json()
     assert a["objective"] == "score"
-    assert a["value"] == {"margin": 1, "won": True, "tricks": 12}  # 1 taken + all 11 left
-    assert {c["card"]: c["value"] for c in a["cards"]}["2S"] == {"margin": 1, "won": True, "tricks": 11}
-    assert {c["card"]: c["cost"] for c in a["cards"]}["2S"] == "1 trick"  # the margin and the deal kept
+    assert a["value"] == {"margin": 1, "deal": "won"}  # no tricks term
+    assert {c["card"]: c["value"] for c in a["cards"]}["2S"] == {"margin": 1, "deal": "won"}
+    assert {c["card"]: c["cost"] for c in a["cards"]}["2S"] is None  # a trick lost, the margin and the deal kept
     assert {c["card"]: c["cost"] for c in a["cards"]}["AS"] is None
-    assert a["result"]["winner"] == 0 and a["result"]["courts"] == [1, 0] and a["tricks_won"] == [12, 1]
+    # the line plays the lowest of equal cards, the 2S: a trick less, the same win
+    assert a["result"]["winner"] == 0 and a["result"]["courts"] == [1, 0] and a["tricks_won"] == [11, 2]
+    assert a["line"][0] == {"seat": 0, "card": "2S"}
 
 
 def test_a_finished_deal_has_nothing_to_play_and_its_final_outcome(client):
     a = post(client, {"record": RECORD, "deal": 0}).get_json()
     assert a["event"] == 52 and a["to_play"] is None and a["cards"] == [] and a["line"] == []
-    assert a["value"] == {"margin": 1, "won": True, "tricks": 11} and a["team"] == 0
+    assert a["value"] == {"margin": 1, "deal": "won"} and a["team"] == 0
     assert a["result"]["kind"] == "win" and a["tricks_won"] == [11, 2]
 
 

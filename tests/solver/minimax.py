@@ -31,13 +31,13 @@ def child(deal, event):
 
 
 def outcome(deal, team):
-    """§13's order, from `team`'s side: (margin, won, tricks)."""
+    """R-38's zero-sum outcome, from `team`'s side: (margin, +1 won / 0 neither / -1 lost)."""
     result = make_scoring(deal.options).score(deal.facts(None))
     given = result.points if deal.options.target_is_points else result.courts
     margin = given[team] - given[1 - team]
     if deal.options.bidding:  # penalty points: what a team is given counts against it
         margin = -margin
-    return (margin, result.winner == team, deal.tricks_won[team])
+    return (margin, 0 if result.winner is None else 1 if result.winner == team else -1)
 
 
 def value(deal, objective, team):

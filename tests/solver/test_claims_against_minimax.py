@@ -81,10 +81,12 @@ def every_line(deal, team):
 
 def expected_award(n, answer, g, reach):
     """R-34 read from the rulebook: min(n, g), n for an accepted claim some line makes; the
-    nearest a line gives when none gives that (the largest below, else the smallest above)."""
+    nearest a line gives when none gives that (the largest below, else the smallest above);
+    never below f, the fewest tricks any line gives (R-38)."""
+    f = min(reach)
     if answer == "accept" and n in reach:
         return n
-    award = min(n, g)
+    award = max(min(n, g), f)
     if award in reach:
         return award
     below = [k for k in reach if k < award]

@@ -31,12 +31,15 @@ def record(events=None, **options):
     return Record.from_dict(data)
 
 
-def test_the_one_costly_play_and_its_cost_under_both_objectives():
-    for objective, value, best in (("tricks", 10, 11), ("score", Outcome(1, True, 11), Outcome(1, True, 12))):
-        review = review_deal(record(), 0, objective)
-        assert [(c.event, c.trick, c.seat, c.card, c.value, c.best, c.cost) for c in review.costly] == [
-            (4, 2, 0, "2S", value, best, "1 trick")]
-        assert review.unanalysed == [] and review.stopped is None
+def test_the_one_costly_play_costs_a_trick_and_nothing_under_score():
+    """The 2S gives a trick away (objective tricks) but neither the deal's court nor its
+    winner: under score (R-38, no tricks term) it cost nothing."""
+    review = review_deal(record(), 0, "tricks")
+    assert [(c.event, c.trick, c.seat, c.card, c.value, c.best, c.cost) for c in review.costly] == [
+        (4, 2, 0, "2S", 10, 11, "1 trick")]
+    assert review.unanalysed == [] and review.stopped is None
+    review = review_deal(record(), 0, "score")
+    assert review.costly == [] and review.unanalysed == [] and review.stopped is None
 
 
 def test_the_one_position_answer_carries_the_costly_play_made_from_it():
@@ -83,11 +86,11 @@ def test_positions_past_the_limit_are_listed_the_late_ones_analysed():
 def test_the_cost_in_words_follows_the_outcome_order():
     rec = record()
     assert cost_words(3, 1, rec) == "2 tricks"
-    assert cost_words(Outcome(2, True, 9), Outcome(0, True, 7), rec) == "2 courts of the deal's margin"
-    assert cost_words(Outcome(1, True, 7), Outcome(1, False, 6), rec) == "the deal (won with best play, lost after it)"
-    assert cost_words(Outcome(1, True, 8), Outcome(1, True, 7), rec) == "1 trick"
+    assert cost_words(Outcome(2, 1), Outcome(0, 1), rec) == "2 courts of the deal's margin"
+    assert cost_words(Outcome(0, 1), Outcome(0, -1), rec) == "the deal (won with best play, lost after it)"
+    assert cost_words(Outcome(0, 0), Outcome(0, -1), rec) == "the deal (won by neither team with best play, lost after it)"
     points = Record.from_dict({**DATA, "preset": "rr-double-sir"})
-    assert cost_words(Outcome(5, True, 9), Outcome(4, True, 9), points) == "1 point of the deal's margin"
+    assert cost_words(Outcome(5, 1), Outcome(4, 1), points) == "1 point of the deal's margin"
 
 
 # -- the whole deal in one pass ---------------------------------------------------------
@@ -105,7 +108,7 @@ WHOLE = [
     pytest.param(lopsided("seven-courts", 2), "tricks", 0, False, id="seven-courts-tricks"),
     pytest.param(lopsided("double-sir", 4), "score", 0, False, id="pile-score"),
     pytest.param(lopsided("double-sir", 6), "tricks", 0, True, id="pile-tricks"),
-    pytest.param(hidden_trump("rr-hidden-rung", 1), "score", 32, True, id="hidden-trump-score"),
+    pytest.param(hidden_trump("rr-hidden-rung", 10), "score", 32, True, id="hidden-trump-score"),
     pytest.param(hidden_trump("rr-hidden-rung", 3), "tricks", 34, False, id="hidden-trump-tricks"),
 ]
 

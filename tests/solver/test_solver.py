@@ -23,27 +23,28 @@ CALLER_12 = [cards("2S AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H"), cards(SPADES + " 2
              cards("AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D"), cards("AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
 
 
-def test_a_court_made_and_played_on_to_the_one_trick_it_must_lose():
-    """court-piece (play_on): seat 1 takes the first 7 with trumps (a court), plays on,
-    and loses only the last trick, the 2 of hearts: a court (1), not a bavney, 12 tricks."""
+def test_a_court_that_cannot_become_a_bavney_stops_at_the_court():
+    """court-piece (play_on): seat 1 takes the first 7 with trumps (a court); playing on
+    would lose the last trick, the 2 of hearts, so it is a court either way, and with no
+    tricks term (R-38) the court team stops, as stopping is as good: 7 tricks, 28 plays."""
     deal = Deal(resolve("court-piece"), 0, CALLER_12, TrumpSpec(suit="S"))
     analysis = solve(deal, "score")
-    assert analysis.value == Outcome(margin=1, won=True, tricks=12)
-    assert analysis.result["kind"] == "court" and analysis.tricks_won == (1, 12)
-    assert len(analysis.line) == 52 and analysis.line[0] == (1, Card.parse("3S"))  # the lowest of equal cards
+    assert analysis.value == Outcome(margin=1, deal=1) and analysis.value.as_dict() == {"margin": 1, "deal": "won"}
+    assert analysis.result["kind"] == "court" and analysis.tricks_won == (0, 7)
+    assert len(analysis.line) == 28 and analysis.line[0] == (1, Card.parse("3S"))  # the lowest of equal cards
 
 
 def test_without_play_on_the_deal_ends_at_the_court():
     deal = Deal(resolve("court-piece", {"play_on": False}), 0, CALLER_12, TrumpSpec(suit="S"))
     analysis = solve(deal, "score")
-    assert analysis.value == Outcome(margin=1, won=True, tricks=7) and len(analysis.line) == 28
+    assert analysis.value == Outcome(margin=1, deal=1) and len(analysis.line) == 28
 
 
 def test_all_thirteen_trumps_make_a_bavney():
     hands = [cards("AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"), cards(SPADES + " 2S"),
              CALLER_12[2], CALLER_12[3]]
     analysis = solve(Deal(resolve("court-piece"), 0, hands, TrumpSpec(suit="S")), "score")
-    assert analysis.value == Outcome(margin=52, won=True, tricks=13) and analysis.result["kind"] == "bavney"
+    assert analysis.value == Outcome(margin=52, deal=1) and analysis.result["kind"] == "bavney"
 
 
 def test_tricks_plays_all_thirteen_whatever_the_end():
@@ -66,7 +67,7 @@ def test_a_finished_deal_has_nothing_to_play():
         deal.push(Event(seat, PLAY, move))
     analysis = solve(deal, "score")
     assert analysis.to_play is None and analysis.cards == [] and analysis.line == []
-    assert analysis.value == Outcome(1, True, 7)
+    assert analysis.value == Outcome(1, 1)
 
 
 def test_the_limit_stops_the_search_with_a_clear_error():
