@@ -37,3 +37,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.register(app, store.db.url)
     pages.register(app)
     return app
+
+
+def served_app() -> Flask:
+    """The app as gunicorn serves it (`referee serve`, wsgi.py): built once per server, then
+    each worker forks from it with what was loaded frozen (gctune)."""
+    from . import gctune
+
+    app = create_app()
+    gctune.for_big_verdicts()
+    return app

@@ -65,7 +65,8 @@ def subjects(files: list[str], record_files: list[str]) -> Iterator[Subject | Re
     for item in read_items(files, strict_loads):
         data = item.data
         if isinstance(data, Exception):
-            yield _problem(item.where, f"cannot read it: {data}", MALFORMED if isinstance(data, NotJSON) else REFUSED)
+            yield _problem(item.where, str(data) if isinstance(data, OSError) else f"cannot read it: {data}",
+                           MALFORMED if isinstance(data, NotJSON) else REFUSED)
         elif isinstance(data, dict) and data.get("kind") == "tournament":
             continue
         elif isinstance(data, dict) and data.get("kind") == "match":

@@ -131,3 +131,58 @@ def test_check_json_still_writes_the_provenance_it_imports_late(tmp_path, capsys
     assert main(["check", "--json", path]) == 0
     verdict = json.loads(capsys.readouterr().out)["verdict"]
     assert verdict["provenance"]["record"].startswith("sha256:") and verdict["signature"] is None
+
+
+def _parsers(parser, path=("referee",)):
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, path + (name,))
+
+
+def test_every_command_says_what_it_does_and_every_option_has_a_help_text():
+    from referee.cli import build_parser
+
+    missing = []
+    for path, parser in _parsers(build_parser()):
+        if len(path) > 1 and not parser.description:
+            missing.append(" ".join(path))
+        for action in parser._actions:
+            if action.option_strings and action.help is None:
+                missing.append(f"{' '.join(path)} {action.option_strings[-1]}")
+    assert missing == []
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    """`referee ... | head -3`: the pipe closes under the command; no traceback, the status
+    of a command ended by SIGPIPE."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "presets"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the command writes its first line
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_presets_lists_every_preset_shows_one_and_suggests_a_mistyped_name(capsys):
+    from referee.engine import PRESETS
+
+    assert main(["presets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines[:-1]] == list(PRESETS)
+    assert main(["presets", "double-sir"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("double-sir: ") and "    collection = \"pile\"" in out
+    assert main(["presets", "double_sir"]) == 2
+    assert 'no preset \'double_sir\'; did you mean "double-sir"?' in capsys.readouterr().err
+    assert main(["rule", "trick.follow"]) == 0
+    assert capsys.readouterr().out.startswith("trick.follow — ")
+    assert main(["rule", "trick.folow"]) == 2
+    assert 'did you mean "trick.follow"?' in capsys.readouterr().err

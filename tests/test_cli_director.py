@@ -117,3 +117,56 @@ def test_create_needs_the_operator_key_when_the_deployment_sets_one(sqlite_url, 
                  "--database", sqlite_url]) == 1
     capsys.readouterr()
     created(capsys, "X", "--preset", "court-piece", "--operator-key", "op-secret", "--database", sqlite_url)
+
+
+def _three_tables(sqlite_url, capsys) -> tuple[str, dict]:
+    """A tournament of three tables: table-1 finished, table-2 and table-3 in play."""
+    tid, key, _ = created(capsys, "Evening", "--preset", "court-piece", "--database", sqlite_url)
+    store = Store(Database(sqlite_url))
+    ids = {}
+    for name, deals in (("table-1", [won_by(0, [1] * 7)]), ("table-2", [won_by(0, [1] * 7)]), ("table-3", [])):
+        view, _ = store.create_match(tid, key, {"players": [f"{name} {s}" for s in "NESW"], "deals": deals}, name)
+        ids[name] = view.match.id
+    store.close(ids["table-1"], key, store.get_match(ids["table-1"], key).etag)
+    store.db.dispose()
+    return tid, ids
+
+
+def test_matches_lists_every_table_with_its_external_id_score_and_where_play_is(sqlite_url, capsys):
+    tid, ids = _three_tables(sqlite_url, capsys)
+    assert main(["matches", tid, "--database", sqlite_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Matches of Evening (court-piece): 3"
+    row = {line.split()[1]: line for line in lines[2:]}
+    assert row["table-1"].startswith(ids["table-1"]) and row["table-1"].endswith("over")
+    assert " finished " in row["table-1"] and " in_progress " in row["table-3"]
+    assert row["table-2"].endswith("deal 2 to be dealt by seat 2")  # the callers' court: the dealer's partner deals
+    assert main(["matches", tid, "--status", "in_progress", "--json", "--database", sqlite_url]) == 0
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [m["external_id"] for m in found] == ["table-2", "table-3"]
+    assert found[1]["at"] == {"deal": 1, "trick": None, "to_play": None, "dealer": None, "waiting_for": None}
+
+
+def test_close_takes_external_ids_and_the_bell_closes_every_table_in_play_once_confirmed(sqlite_url, capsys):
+    tid, ids = _three_tables(sqlite_url, capsys)
+    assert main(["close", "table-9", "--tournament", tid, "--database", sqlite_url]) == 2
+    assert f"no match table-9 in tournament {tid}" in capsys.readouterr().err
+    # several at once are said back first, and not closed without a yes (no terminal here)
+    assert main(["close", "--in-play", "--tournament", tid, "--database", sqlite_url]) == 1
+    said = capsys.readouterr()
+    assert "2 matches will be closed: table-2, table-3" in said.out and "add --yes" in said.err
+    assert main(["matches", tid, "--status", "in_progress", "--json", "--database", sqlite_url]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+    assert main(["close", "--in-play", "--tournament", tid, "--yes", "--database", sqlite_url]) == 0
+    out = capsys.readouterr().out
+    assert "match table-2 closed: courts 0-1" in out and "match table-3 closed: courts 0-0" in out
+    assert main(["close", "--in-play", "--tournament", tid, "--database", sqlite_url]) == 0
+    assert "no match is in play" in capsys.readouterr().out
+    assert main(["close", "--in-play", "--database", sqlite_url]) == 2
+    assert "--in-play needs --tournament" in capsys.readouterr().err
+
+
+def test_close_of_one_match_by_external_id(sqlite_url, capsys):
+    tid, ids = _three_tables(sqlite_url, capsys)
+    assert main(["close", "table-3", "--tournament", tid, "--database", sqlite_url]) == 0
+    assert capsys.readouterr().out == "match table-3 closed: courts 0-0, points 0-0; a draw\n"

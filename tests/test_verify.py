@@ -389,3 +389,10 @@ def test_a_rotation_dates_the_retirement_no_earlier_than_the_new_ring_is_in_plac
     _, retired = rotate(ring.path)
     assert retired.retired_at == "2026-01-01T00:00:01Z"
     assert [k.retired_at for k in Signer(ring.path).keys() if k.status == "retired"] == ["2026-01-01T00:00:01Z"]
+
+
+def test_a_file_that_cannot_be_read_says_why_once(tmp_path, capsys):
+    assert main(["verify", str(tmp_path / "nowhere.json")]) == REFUSED
+    err = capsys.readouterr()
+    said = err.out + err.err
+    assert "cannot read: No such file or directory" in said and "cannot read it" not in said

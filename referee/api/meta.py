@@ -6,7 +6,7 @@ from pathlib import Path
 from flask import Blueprint, Response, jsonify
 
 bp = Blueprint("meta", __name__)
-SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+SPEC_PATH = Path(__file__).resolve().parents[1] / "shipped" / "openapi.yaml"  # openapi.yaml, shipped in the package
 
 
 @bp.get("/healthz", endpoint="getHealth")

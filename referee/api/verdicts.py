@@ -5,8 +5,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from referee import jsontext
-from referee.engine import PRESETS, Options, Record, catalogue, judge, preset_options
-from referee.engine.options import ALIASES, CHOICES
+from referee.engine import Record, judge
+from referee.engine.rulebook import explained
 from referee.record_shape import read_record
 
 from .bodies import load_record as _load
@@ -65,20 +65,4 @@ def create_verdict():
 
 @bp.get("/v1/presets", endpoint="listPresets")
 def list_presets():
-    base = Options().as_dict()
-    rules = catalogue()
-    presets = []
-    for name in PRESETS:
-        about = rules[f"preset.{name}"]
-        presets.append({"name": name, "title": about.title, "description": about.text, "rule": about.id,
-                        "options": preset_options(name).as_dict(), "end": preset_options(name).end})
-    options = {}
-    for name, value in base.items():
-        about = rules[f"option.{name}"]
-        options[name] = {"default": value, **({"values": list(CHOICES[name])} if name in CHOICES else {}),
-                         "title": about.title, "description": about.text, "rule": about.id}
-    for name, (spells, _, _) in ALIASES.items():
-        about = rules[f"option.{name}"]
-        options[name] = {"default": False, "alias_of": spells, "title": about.title, "description": about.text,
-                         "rule": about.id}
-    return jsonify({"presets": presets, "options": options})
+    return jsonify(explained())

@@ -5,7 +5,8 @@
 - signatures.py: `referee verify` (signed verdicts checked offline) and `referee signing-keys`;
 - database.py: the operator's commands on a database (`db upgrade`, `import`, `export`, `keys`);
 - serve.py: `referee serve` (gunicorn and the delivery worker) and `referee deliver`;
-- director.py: the director's (`tournaments`, `standings`, `disputes`, `close`).
+- director.py: the director's (`tournaments`, `matches`, `standings`, `disputes`, `close`);
+- rules.py: the rulebook's (`presets`, `rule`).
 
 Building the parser imports none of the web, the store, the solver or the signing code: each
 command imports what it needs when it runs, so `referee check` starts without them. A command
@@ -17,11 +18,12 @@ import argparse
 import os
 import sys
 
-MODULES = ("check", "database", "serve", "analyse", "director", "signatures")  # in `referee --help`'s order
+MODULES = ("check", "database", "serve", "analyse", "director", "rules", "signatures")  # in `referee --help`'s order
 # Which module adds each command (tests/test_cli.py checks it against what each module adds).
 COMMANDS = {"check": "check", "db": "database", "import": "database", "export": "database", "keys": "database",
             "serve": "serve", "deliver": "serve", "analyse": "analyse", "tournaments": "director",
-            "standings": "director", "disputes": "director", "close": "director", "verify": "signatures",
+            "standings": "director", "disputes": "director", "close": "director", "matches": "director",
+            "presets": "rules", "rule": "rules", "verify": "signatures",
             "signing-keys": "signatures"}
 
 
@@ -45,12 +47,24 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
 
 
+class _Commands(argparse._SubParsersAction):
+    """A command's one-line help is also the opening of its own --help (`referee serve --help`
+    says what serve does), unless it has a longer description of its own."""
+
+    def add_parser(self, name, **kwargs):
+        if kwargs.get("help") and not kwargs.get("description"):
+            text = kwargs["help"]
+            kwargs["description"] = text[0].upper() + text[1:] + ("" if text.endswith(".") else ".")
+        return super().add_parser(name, **kwargs)
+
+
 class _Parser(argparse.ArgumentParser):
     """Every parser of the command line (subcommands' too) with the formatter above."""
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+        self.register("action", "parsers", _Commands)
 
 
 def build_parser(modules: tuple[str, ...] = MODULES) -> argparse.ArgumentParser:
@@ -66,4 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     named = COMMANDS.get(argv[0]) if argv else None
     args = build_parser((named,) if named else MODULES).parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:  # the reader stopped reading (`referee standings T | head -3`): not an error
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """What Python's documentation advises on SIGPIPE: what is still buffered for standard
+    output goes nowhere, so the interpreter's exit does not fail on it again; the status is
+    the shell's for a command ended by SIGPIPE."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 128 + 13

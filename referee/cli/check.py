@@ -88,13 +88,20 @@ def _rules(ids) -> str:
     return f"  [rule {', '.join(ids)}]" if ids else ""
 
 
-def summary(name: str, verdict: dict[str, Any]) -> str:
+def _seat(seat: int, players: list | None) -> str:
+    """`seat 1 (Bilal)` when the record names its players, else `seat 1`."""
+    return f"seat {seat} ({players[seat]})" if players and 0 <= seat < len(players) else f"seat {seat}"
+
+
+def summary(name: str, verdict: dict[str, Any], players: list | None = None) -> str:
     out = [f"{name}: {'valid' if verdict['valid'] else 'INVALID'} record, {len(verdict['deals'])} deal(s) (* = counted as a trump)"]
+    if players:
+        out.append("Players: " + ", ".join(_seat(s, players) for s in range(4)) + "; team 0 is seats 0 and 2")
     for e in verdict["errors"]:
         at = f" event {e['event'] + 1}" if e["event"] is not None else ""
         out.append(f"  error {e['code']} in deal {e['deal'] + 1}{at}: {e['message']}{_rules(e.get('rule'))}")
     for i, d in enumerate(verdict["deals"]):
-        out.append(f"Deal {i + 1}: dealer {d['dealer']}, caller {d['caller']}, trump {_trump_text(d['trump'])}: {d['status']}")
+        out.append(f"Deal {i + 1}: dealer {_seat(d['dealer'], players)}, caller {_seat(d['caller'], players)}, trump {_trump_text(d['trump'])}: {d['status']}")
         out.extend(_trick_line(t) for t in d["tricks"])
         if d.get("pile"):
             out.append(f"  left in the pile: {d['pile']}")
@@ -118,7 +125,7 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
             out.append(f"  result: team {r['winner']} {r['kind']}{extra}; courts {_team(r['courts'])}, "
                        f"points {_team(r['points'])}{_rules(r.get('rule'))}")
         if d["next_dealer"] is not None:
-            out.append(f"  next dealer: seat {d['next_dealer']}{_rules(d.get('next_dealer_rule'))}")
+            out.append(f"  next dealer: {_seat(d['next_dealer'], players)}{_rules(d.get('next_dealer_rule'))}")
     m = verdict["match"]
     out.append(f"Match: courts {_team(m['courts'])}, points {_team(m['points'])}, deals in a row {_team(m['streak'])}"
                + (f", target {m['target']}" if m["target"] else "")
@@ -128,13 +135,14 @@ def summary(name: str, verdict: dict[str, Any]) -> str:
     n = verdict["next"]
     if n and n.get("claim"):
         c = n["claim"]
-        out.append(f"Next: deal {n['deal'] + 1} waits for seat {' or '.join(map(str, c['answer_from']))} to accept or "
-                   f"dispute seat {c['seat']}'s claim of {c['tricks']}{_rules(c['rule'])}")
+        out.append(f"Next: deal {n['deal'] + 1} waits for {' or '.join(_seat(s, players) for s in c['answer_from'])} "
+                   f"to accept or dispute {_seat(c['seat'], players)}'s claim of {c['tricks']}{_rules(c['rule'])}")
     elif n and n["to_play"] is not None:
         legal = f", legal: {' '.join(map(face, n['legal']))}" if n.get("legal") else ""
-        out.append(f"Next: deal {n['deal'] + 1} trick {n['trick']}, seat {n['to_play']} to play{legal}")
+        out.append(f"Next: deal {n['deal'] + 1} trick {n['trick']}, {_seat(n['to_play'], players)} to play{legal}")
     elif n and n["dealer"] is not None:
-        out.append(f"Next: deal {n['deal'] + 1}, seat {n['dealer']} deals, seat {n['caller']} calls")
+        calls = f", {_seat(n['caller'], players)} calls" if n["caller"] is not None else ""
+        out.append(f"Next: deal {n['deal'] + 1}, {_seat(n['dealer'], players)} deals{calls}")
     return "\n".join(out)
 
 
@@ -178,7 +186,7 @@ def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
         return jsontext.dumps_verdict(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
     if verdict is None:
         return b"", f"{item.where}: {problem}\n", INVALID
-    return (summary(item.where, verdict.as_dict()) + "\n").encode(), "", exit_status(verdict)
+    return (summary(item.where, verdict.as_dict(), data.get("players")) + "\n").encode(), "", exit_status(verdict)
 
 
 def _with_provenance(verdict: Verdict, data: Any) -> orjson.Fragment:

@@ -261,12 +261,13 @@ def add_commands(sub) -> None:
     p = with_db(sub.add_parser("export", help="JSON Lines: each tournament's settings, then its matches with "
                                               "their revisions and verdicts"))
     p.add_argument("--tournament", help="only this tournament (an unknown id is an error, exit 2)")
-    p.add_argument("--output", "-o")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to this file (default: standard output)")
     p.set_defaults(run=export)
 
     keys = sub.add_parser("keys", help="tournament keys, on the server's database")
     keysub = keys.add_subparsers(dest="keys_command", required=True)
     p = with_db(keysub.add_parser("rotate", help="issue a new write (or read) key; the old one stops working"))
-    p.add_argument("--tournament", required=True)
-    p.add_argument("--key", choices=["write", "read"], default="write")
+    p.add_argument("--tournament", required=True, metavar="TID", help="the tournament whose key is replaced")
+    p.add_argument("--key", choices=["write", "read"], default="write",
+                   help="which key: write (default; writes and reads) or read (a private tournament's spectators)")
     p.set_defaults(run=keys_rotate)

@@ -1,4 +1,4 @@
-"""The director's commands: tournaments create and list, standings, close, disputes.
+"""The director's commands: tournaments create and list, matches, standings, disputes, close.
 
 Like database.py's, the store is imported inside each command (`referee check` stays free
 of Flask, SQLAlchemy and marshmallow)."""
@@ -139,26 +139,111 @@ def disputes(args) -> int:
     return 0
 
 
-def close(args) -> int:
+def _where(m: dict) -> str:
+    at = m.get("at")
+    if at is None:
+        return "over"
+    if at["waiting_for"]:
+        w = at["waiting_for"]
+        return f"deal {at['deal']} trick {at['trick']}: seat {w['claim_by']}'s claim waits for seat " \
+               f"{' or '.join(map(str, w['answer_from']))}"
+    if at["trick"] is None:
+        return f"deal {at['deal']} to be dealt" + (f" by seat {at['dealer']}" if at["dealer"] is not None else "")
+    return f"deal {at['deal']} trick {at['trick']}: seat {at['to_play']} to play"
+
+
+def matches(args) -> int:
+    page = _overview(args, "matches", status=args.status)
+    if page is None:
+        return NOT_FOUND
+    rows = [m for m in page["matches"] if args.status is None or m["status"] == args.status]
+    if args.json:
+        for m in rows:
+            sys.stdout.write(jsontext.dumps_line(m))
+        return 0
+    t = page["tournament"]
+    print(f"Matches of {t['name']} ({t['preset']}): {len(rows)}")
+    print(f"{'id':32}  {'external id':14} {'status':11} {'courts':>6} {'points':>6} {'rev':>4}  where play is")
+    for m in rows:
+        score = m["match"]
+        print(f"{m['id']:32}  {(m['external_id'] or '-')[:14]:14} {m['status']:11} "
+              f"{score['courts'][0]:>2}-{score['courts'][1]:<3} {score['points'][0]:>2}-{score['points'][1]:<3} "
+              f"{m['revision']:>4}  {_where(m)}")
+    return 0
+
+
+def _targets(args, store) -> list[tuple[str, str]] | str:
+    """The matches a close names, as (id, label): ids or external ids (with --tournament), or
+    every match still in play of the tournament (--in-play); a text saying why not."""
+    from referee.store.errors import StoreError
+
+    if not args.tournament:
+        if args.in_play:
+            return "--in-play needs --tournament"
+        return [(mid, mid) for mid in args.match]
+    try:
+        rows = store.overview(args.tournament, None, trusted=True)["matches"]
+    except StoreError as exc:
+        return exc.detail
+    if args.in_play:
+        return [(m["id"], m["external_id"] or m["id"]) for m in rows if m["status"] == "in_progress"]
+    by_name = {m["external_id"]: m for m in rows if m["external_id"]} | {m["id"]: m for m in rows}
+    missing = [name for name in args.match if name not in by_name]
+    if missing:
+        return f"no match {', '.join(missing)} in tournament {args.tournament}"
+    return [(by_name[name]["id"], name) for name in args.match]
+
+
+def _close_one(store, mid: str, label: str) -> tuple[int, str]:
     from referee.engine.settlement import Stopped
     from referee.store.errors import StoreError
 
-    store = open_store(args)
     try:
-        view = store.close(args.match, None, None, trusted=True)
+        view = store.close(mid, None, None, trusted=True)
     except StoreError as exc:
-        print(f"referee close: {exc.detail}", file=sys.stderr)
-        return NOT_FOUND if exc.status == 404 else REFUSED
+        return (NOT_FOUND if exc.status == 404 else REFUSED), f"{label}: {exc.detail}"
     except Stopped as exc:  # perfect play at the bell went past the command's budget: nothing stored
-        print(f"referee close: not closed: {exc.message}", file=sys.stderr)
-        return REFUSED
-    finally:
-        store.db.dispose()
+        return REFUSED, f"{label}: not closed: {exc.message}"
     m = view.revision.verdict["match"]
     winner = f"won by team {m['winner']}" if m["winner"] is not None else "a draw"
-    print(f"match {args.match} closed: courts {m['courts'][0]}-{m['courts'][1]}, "
-          f"points {m['points'][0]}-{m['points'][1]}; {winner}")
-    return 0
+    return 0, (f"match {label} closed: courts {m['courts'][0]}-{m['courts'][1]}, "
+               f"points {m['points'][0]}-{m['points'][1]}; {winner}")
+
+
+def close(args) -> int:
+    if not args.match and not args.in_play:
+        print("referee close: name the matches (MID... or, with --tournament, their external ids), or --in-play",
+              file=sys.stderr)
+        return REFUSED
+    store = open_store(args)
+    try:
+        targets = _targets(args, store)
+        if isinstance(targets, str):
+            print(f"referee close: {targets}", file=sys.stderr)
+            return NOT_FOUND
+        if not targets:
+            print("referee close: no match is in play: nothing to close")
+            return 0
+        if len(targets) > 1 and not args.yes and not _confirmed(targets):
+            print("referee close: nothing closed", file=sys.stderr)
+            return REFUSED
+        worst = 0
+        for mid, label in targets:
+            status, text = _close_one(store, mid, label)
+            print(text, file=sys.stderr if status else sys.stdout)
+            worst = max(worst, status)
+        return worst
+    finally:
+        store.db.dispose()
+
+
+def _confirmed(targets: list[tuple[str, str]]) -> bool:
+    """A bell for many tables is said back before it rings: the list, then y to go on."""
+    print(f"referee close: {len(targets)} matches will be closed: {', '.join(label for _, label in targets)}")
+    if not sys.stdin.isatty():
+        print("referee close: not asked on a terminal; add --yes to close them", file=sys.stderr)
+        return False
+    return input("close them all? [y/N] ").strip().lower() in ("y", "yes")
 
 
 def add_commands(sub) -> None:
@@ -178,7 +263,7 @@ def add_commands(sub) -> None:
 
     p = with_db(sub.add_parser("standings", help="a tournament's standings, as its page shows them"))
     p.add_argument("tournament", metavar="TID")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON line: the tie-break and the standings' rows")
     p.set_defaults(run=standings)
 
     p = with_db(sub.add_parser("disputes", help="every violation of every match of a tournament, newest first"))
@@ -188,6 +273,17 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true", help="JSON Lines, one dispute a line")
     p.set_defaults(run=disputes)
 
-    p = with_db(sub.add_parser("close", help="end a session (a match played by time): it counts in the standings"))
-    p.add_argument("match", metavar="MID")
+    p = with_db(sub.add_parser("matches", help="a tournament's matches: ids, external ids, scores and where play is"))
+    p.add_argument("tournament", metavar="TID")
+    p.add_argument("--status", choices=["in_progress", "finished"], help="only matches with this status")
+    p.add_argument("--json", action="store_true", help="JSON Lines, one match a line (GET /v1/matches' items)")
+    p.set_defaults(run=matches)
+
+    p = with_db(sub.add_parser("close", help="end sessions (matches played by time) at the bell: each counts in the "
+                                             "standings; a deal in play is settled as the rules say (R-32)"))
+    p.add_argument("match", nargs="*", metavar="MATCH",
+                   help="match ids, or with --tournament their external ids too (e.g. table-1)")
+    p.add_argument("--tournament", metavar="TID", help="the tournament the named matches are in")
+    p.add_argument("--in-play", action="store_true", help="with --tournament: every match of it still in play")
+    p.add_argument("--yes", action="store_true", help="close several without asking (the list is printed first)")
     p.set_defaults(run=close)

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .database import database_url, open_database, with_db
 
 if TYPE_CHECKING:  # imported where a child is started: `referee serve` pays for it, not `referee check`
     import subprocess
-
-ROOT = Path(__file__).resolve().parents[2]  # where wsgi.py is, for gunicorn
 
 
 class Supervised:
@@ -73,8 +70,7 @@ def serve(args) -> int:
     _signing_keys(url, env)
     deliverer = Supervised("delivery worker", [sys.executable, "-m", "referee.cli", "deliver"], env)
     gunicorn = subprocess.Popen([sys.executable, "-m", "gunicorn", "-c", "python:referee.serving", "--bind", args.bind,
-                                 "--workers", str(args.workers), "wsgi:app"], env=env,
-                                cwd=ROOT)
+                                 "--workers", str(args.workers), "referee.app:served_app()"], env=env)
 
     def stop(*_):
         gunicorn.terminate()

@@ -14,6 +14,22 @@ def shown(value, most: int = 60) -> str:
     return text if len(text) <= most else text[:most - 1] + "…"
 
 
+def nearest(name, known) -> str | None:
+    """The known name a mistyped one most likely meant (`court_piece` -> `court-piece`), or None."""
+    import difflib
+
+    if not isinstance(name, str):
+        return None
+    found = difflib.get_close_matches(name.lower(), list(known), n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def did_you_mean(name, known) -> str:
+    """`; did you mean "court-piece"?` for a message about a mistyped name, or nothing."""
+    near = nearest(name, known)
+    return f"; did you mean {shown(near)}?" if near else ""
+
+
 class RefereeError(ValueError):
     """Base of every error the engine raises."""
 

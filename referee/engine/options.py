@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
-from .errors import OptionError, shown
+from .errors import OptionError, did_you_mean, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 COLLECTIONS = ("immediate", "pile")
@@ -154,7 +154,8 @@ def _check_value(name: str, value: Any) -> Any:
 @lru_cache(maxsize=None)
 def preset_options(preset: str) -> Options:
     if preset not in PRESETS:
-        raise OptionError(f"unknown preset {shown(preset)}; presets are {', '.join(PRESETS)}", None)
+        raise OptionError(f"unknown preset {shown(preset)}{did_you_mean(preset, PRESETS)}; presets are "
+                          f"{', '.join(PRESETS)}", None)
     return Options(**PRESETS[preset])
 
 
@@ -207,7 +208,7 @@ def _resolve(preset: str, overrides: dict[str, Any]) -> Options:
     overrides = _unalias(overrides)
     for name, value in overrides.items():
         if name not in _FIELD_TYPES:
-            raise OptionError(f"unknown option {shown(name)}", name)
+            raise OptionError(f"unknown option {shown(name)}{did_you_mean(name, _FIELD_TYPES)}", name)
         checked[name] = _check_value(name, value)
     options = replace(options, **checked)
     return _rr_target(preset, options, "target" in checked)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-RULEBOOK = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
+RULEBOOK = Path(__file__).resolve().parents[1] / "shipped" / "rules.md"  # docs/rules.md, shipped in the package
 ID = r"R-\d+[a-z]?|[a-z]+(?:\.[a-z0-9_-]+)+"
 _HEADING = re.compile(rf"^### ({ID}) — (.+)$")
 _TICKED = re.compile(r"`([^`]+)`")
@@ -97,3 +97,25 @@ def heading_id(heading: str) -> str | None:
         return found.group(1)
     section = re.match(r"^(\d+)\. ", heading)
     return f"section-{section.group(1)}" if section else None
+
+
+def explained() -> dict:
+    """Every preset and option with the rulebook's words (GET /v1/presets, `referee presets`)."""
+    from .options import ALIASES, CHOICES, PRESETS, Options, preset_options
+
+    rules = catalogue()
+    presets = []
+    for name in PRESETS:
+        about, options = rules[f"preset.{name}"], preset_options(name)
+        presets.append({"name": name, "title": about.title, "description": about.text, "rule": about.id,
+                        "options": options.as_dict(), "end": options.end})
+    options = {}
+    for name, value in Options().as_dict().items():
+        about = rules[f"option.{name}"]
+        options[name] = {"default": value, **({"values": list(CHOICES[name])} if name in CHOICES else {}),
+                         "title": about.title, "description": about.text, "rule": about.id}
+    for name, (spells, _, _) in ALIASES.items():
+        about = rules[f"option.{name}"]
+        options[name] = {"default": False, "alias_of": spells, "title": about.title, "description": about.text,
+                         "rule": about.id}
+    return {"presets": presets, "options": options}

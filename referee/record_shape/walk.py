@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.engine import DECK, PRESETS, resolve
 from referee.engine.cards import SPELLINGS, parse_suit
-from referee.engine.errors import InvalidCardError, OptionError, shown
+from referee.engine.errors import InvalidCardError, OptionError, did_you_mean, shown
 from referee.engine.options import effective, whole
 
 SEAT = "must be a seat 0..3"
@@ -37,7 +37,7 @@ class _Check:
             return False
         for key in data:
             if key not in allowed:
-                self.fail(f"{pointer}/{_escape(key)}", "unknown field")
+                self.fail(f"{pointer}/{_escape(key)}", "unknown field" + did_you_mean(key, allowed))
         return True
 
     def seat(self, value: Any, pointer: str) -> int | None:
@@ -111,7 +111,7 @@ def _record(c: _Check, data: Any, pointer: str, stored: bool, accepted: bool) ->
     if "preset" in data or not stored:
         if type(preset) is not str or preset not in PRESETS:
             c.fail(f"{pointer}/preset", "required" if "preset" not in data else
-                   f"must be one of {', '.join(PRESETS)}; got {shown(preset)}")
+                   f"must be one of {', '.join(PRESETS)}; got {shown(preset)}{did_you_mean(preset, PRESETS)}")
         else:
             out["preset"] = preset
     options = data.get("options", {})

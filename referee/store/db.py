@@ -12,7 +12,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[1] / "shipped" / "migrations"  # migrations/, shipped in the package
 READ_ONLY = "referee_read_only"  # an execution option: this transaction only reads
 
 

@@ -58,8 +58,21 @@ def summary(match: Match) -> dict[str, Any]:
         "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
         "revision": match.revision, "status": match.status, "closed": match.closed,
         "players": match.record.get("players"), "deals": len(match.record["deals"]),
-        "match": match.verdict["match"], "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
+        "match": match.verdict["match"], "at": where_play_is(match.verdict.get("next")),
+        "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
     }
+
+
+def where_play_is(next_: dict | None) -> dict | None:
+    """Where the table is, as a director's list shows it (public: no card): the deal and trick
+    in play (counted from 1) and whose turn it is, or the claim that waits for its answer; None
+    once the match is over."""
+    if next_ is None:
+        return None
+    claim = next_.get("claim")
+    return {"deal": next_["deal"] + 1, "trick": next_.get("trick"), "to_play": next_.get("to_play"),
+            "dealer": next_.get("dealer"),
+            "waiting_for": {"claim_by": claim["seat"], "answer_from": claim["answer_from"]} if claim else None}
 
 
 def webhook_dict(w: Webhook) -> dict:

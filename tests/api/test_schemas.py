@@ -198,3 +198,18 @@ def test_a_plain_record_with_other_spellings_or_a_float_seat_is_read_the_same_wa
     spelled_out["deals"][0]["hands"][0][0] = "2s"
     assert plain_record(spelled_out) is None
     assert read_record(spelled_out) == read_record(plain) == Record.from_dict(check_record(plain))
+
+
+def test_a_mistyped_preset_option_or_field_is_told_what_it_likely_meant():
+    with pytest.raises(RecordProblems) as info:
+        check_record({"preset": "double_sir", "deals": [{"dealr": 0}]})
+    got = {p["pointer"]: p["detail"] for p in info.value.problems}
+    assert got["/preset"].endswith('got "double_sir"; did you mean "double-sir"?')
+    assert got["/deals/0/dealr"] == 'unknown field; did you mean "dealer"?'
+    with pytest.raises(RecordProblems) as info:
+        check_record({"preset": "court-piece", "options": {"colection": "pile"}, "deals": []})
+    assert info.value.problems == [{"pointer": "/options/colection",
+                                    "detail": 'unknown option "colection"; did you mean "collection"?'}]
+    with pytest.raises(RecordProblems) as info:  # nothing near: no guess
+        check_record({"preset": "court-piece", "deals": [], "zzz": 1})
+    assert info.value.problems == [{"pointer": "/zzz", "detail": "unknown field"}]

@@ -40,11 +40,27 @@ def api(base, method, path, body=None, key=None, etag=None):
 
 
 def paste(browser, base, text):
+    """The record pasted and sent; returns once its answer's page shows. The landing page has
+    a hidden problems paragraph of its own (a moment link's), so what is waited for is the
+    form's page left (or a problem it shows in place) and then a deal or problem shown."""
     browser.get(base + "/")
     area = browser.find_element(By.ID, "record")
     browser.execute_script("arguments[0].value = arguments[1];", area, text)
     browser.find_element(By.CSS_SELECTOR, "form.check button[type=submit]").click()
-    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "section.deal, .problems"))
+    wait_for(lambda: _left(area) or _shown(browser, "section.problems"))
+    wait_for(lambda: _shown(browser, "section.deal, .problems"))
+
+
+def _left(element) -> bool:
+    try:
+        element.tag_name
+    except StaleElementReferenceException:
+        return True
+    return False
+
+
+def _shown(browser, selector):
+    return [e for e in browser.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
 
 
 def problems(browser):
