@@ -38,6 +38,29 @@ def _match_response(view: MatchView, status: int = 200) -> Response:
     return response
 
 
+def _preferred_return() -> str | None:
+    """The `return` preference of the request's Prefer header (RFC 7240), if any."""
+    for preference in request.headers.get("Prefer", "").split(","):
+        name, _, value = preference.split(";")[0].partition("=")
+        if name.strip().lower() == "return":
+            return value.strip().strip('"').lower()
+    return None
+
+
+def _live_response(view: MatchView) -> Response:
+    """A live write's answer: `return=minimal` (the default) the summary, `next` and the
+    changed deal's verdict; `return=representation` the whole match, as GET gives it."""
+    if _preferred_return() == "representation":
+        response = _match_response(view)
+        response.headers["Preference-Applied"] = "return=representation"
+        return response
+    response = jsonify(view.live_dict())
+    response.headers["ETag"] = view.etag
+    response.headers["Location"] = url_for("tournaments.getMatch", match_id=view.match.id)
+    response.headers["Preference-Applied"] = "return=minimal"
+    return response
+
+
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
     raw = request.args.get(name)
     if raw is None:
@@ -148,7 +171,7 @@ def get_match(match_id: str):
 def append_events(match_id: str):
     data = load(EventsSchema(), read_json(), "events", {"events": check_events})
     view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), data["events"])
-    return _match_response(view)
+    return _live_response(view)
 
 
 @bp.post("/v1/matches/<match_id>/deals", endpoint="startDeal")
@@ -156,7 +179,7 @@ def append_events(match_id: str):
 def start_deal(match_id: str):
     deal = load_record(read_json(), check_deal, "deal")
     view = store().add_deal(match_id, bearer_key(), request.headers.get("If-Match"), deal)
-    return _match_response(view)
+    return _live_response(view)
 
 
 @bp.put("/v1/matches/<match_id>/record", endpoint="reviseRecord")

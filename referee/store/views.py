@@ -47,6 +47,15 @@ class MatchView:
             record, verdict = view.record(), view.verdict()
         return {**summary(self.match), "etag": self.etag, "record": record, "verdict": verdict}
 
+    def live_dict(self) -> dict[str, Any]:
+        """A live write's answer (the writer holds the key): the summary, `next`, and the
+        verdict of the deal the write changed (the last), in a size that does not grow with
+        the match; the whole match is `as_dict`."""
+        verdict = self.revision.verdict
+        index = len(verdict["deals"]) - 1
+        return {**summary(self.match), "etag": self.etag, "next": verdict["next"],
+                "deal": {"index": index, "verdict": verdict["deals"][index]}}
+
 
 def tournament_settings(t: Tournament) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "preset": t.preset, "options": t.options, "public": t.public,

@@ -51,7 +51,7 @@ def test_a_claim_in_live_play_waits_for_its_answer_then_the_feed_announces_the_s
                           headers=auth(t["key"], etag))
     validate_response(r, "/v1/matches/{match_id}/events", "post")
     assert r.status_code == 200, r.get_json()
-    nxt = r.get_json()["verdict"]["next"]
+    nxt = r.get_json()["next"]
     assert nxt["to_play"] is None and nxt["claim"]["answer_from"] == [1, 3]
     # at the claim every hand is faced: a reader without the key sees the hands
     public = store_client.get(f"/v1/matches/{mid}").get_json()
@@ -59,7 +59,7 @@ def test_a_claim_in_live_play_waits_for_its_answer_then_the_feed_announces_the_s
     r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 3, "accept": True}]},
                           headers=auth(t["key"], r.headers["ETag"]))
     assert r.status_code == 200, r.get_json()
-    d = r.get_json()["verdict"]["deals"][0]
+    d = r.get_json()["deal"]["verdict"]
     assert d["status"] == "complete" and d["claim"]["answer"] == "accept" and d["claim"]["answered_by"] == 3
     events = feed(store_client, t).get_json()["events"]
     finished = next(e for e in events if e["type"] == "deal.finished")["payload"]

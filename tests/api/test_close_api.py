@@ -190,7 +190,7 @@ def test_r34b_a_claim_unanswered_at_the_close_is_settled_and_announced_once(stor
     r = post_match(store_client, t, [{"dealer": 0, "trump": {"suit": "S"}, "hands": hands, "events": events}])
     mid = r.get_json()["id"]
     r = write(store_client, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": [{"seat": 0, "claim": 3}]})
-    assert r.get_json()["verdict"]["next"]["claim"]["answer_from"] == [1, 3]
+    assert r.get_json()["next"]["claim"]["answer_from"] == [1, 3]
     before = len(feed_events(store_client, t))
     body = close(store_client, t, mid, r.headers["ETag"])
     d = body["verdict"]["deals"][0]

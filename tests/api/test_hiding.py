@@ -323,7 +323,7 @@ def test_r35_the_marked_hidden_card_is_seen_face_up_by_every_reader_of_a_live_de
     assert "seat 1 plays 7♠, the hidden trump card: marked face down, it is played face up (R-35)" in notes
     # The trick closes: the 7S trumps the diamonds and the deal ends by the penalty.
     r = write(store_client, f"/v1/matches/{mid}/events", t["key"], r.headers["ETag"], {"events": ev("2:3D 3:4D")})
-    d = r.get_json()["verdict"]["deals"][0]
+    d = r.get_json()["deal"]["verdict"]
     assert (d["tricks"][1]["winner"], d["tricks"][1]["winning_card"]) == (1, "7S")
     assert (d["status"], d["result"]["kind"], d["result"]["winner"]) == ("ended_by_penalty", "penalty_court", 0)
     events = feed_events(store_client, t)

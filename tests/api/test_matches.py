@@ -48,10 +48,12 @@ def feed_events(client, t):
     return client.get(f"/v1/tournaments/{t['id']}/feed?limit=1000", headers=auth(t["key"])).get_json()["events"]
 
 
-def write(client, path, key, etag, body=None, method="post"):
+def write(client, path, key, etag, body=None, method="post", prefer=None):
     headers = auth(key)
     if etag is not None:
         headers["If-Match"] = etag
+    if prefer is not None:
+        headers["Prefer"] = prefer
     r = getattr(client, method)(path, json=body, headers=headers)
     spec_path = path.rsplit("/", 1)[0].replace(path.split("/")[3], "{match_id}") + "/" + path.rsplit("/", 1)[1]
     validate_response(r, spec_path, method)
@@ -192,7 +194,7 @@ def test_a_match_is_created_empty_without_a_record_and_live_play_fills_it(store_
     assert m["verdict"]["valid"] and m["status"] == "in_progress" and m["deals"] == 0
     started = write(store_client, f"/v1/matches/{m['id']}/deals", t["key"], r.headers["ETag"],
                     {"dealer": 0, "trump": {"suit": "S"}})
-    assert started.status_code == 200 and started.get_json()["verdict"]["next"]["to_play"] == 1
+    assert started.status_code == 200 and started.get_json()["next"]["to_play"] == 1
     again = store_client.post("/v1/matches", json={"tournament": t["id"], "external_id": "table-9"}, headers=auth(t["key"]))
     assert again.status_code == 200 and again.get_json()["id"] == m["id"]  # a retried create: the same match
 
@@ -264,9 +266,38 @@ def test_live_play_appends_events_and_moves_the_etag(store_client):
     t, mid, etag = live_match(store_client)
     r = write(store_client, f"/v1/matches/{mid}/events", t["key"], etag, {"events": ev("1:AH 2:3H")})
     assert r.status_code == 200 and r.headers["ETag"] != etag
-    nxt = r.get_json()["verdict"]["next"]
+    nxt = r.get_json()["next"]
     assert nxt["to_play"] == 3 and nxt["legal"] == ["4H", "8H", "QH"]
     assert r.get_json()["revision"] == 3
+
+
+def test_a_live_write_answers_with_what_it_changed_and_the_whole_match_when_asked(store_client):
+    """Prefer return=minimal (the default): the summary, next and the changed deal's verdict,
+    the same at the fifth deal as at the first; return=representation: the whole match, as GET."""
+    t, mid, etag = live_match(store_client, hands=False)
+    sizes, dealer, courts = [], 0, [0, 0]
+    for n in range(5):
+        events = won_by(dealer, [(dealer + 1) % 4] * 7)["events"]  # the caller's team's court
+        r = write(store_client, f"/v1/matches/{mid}/events", t["key"], etag, {"events": events})
+        body, etag = r.get_json(), r.headers["ETag"]
+        assert r.headers["Preference-Applied"] == "return=minimal" and body["etag"] == etag
+        assert "record" not in body and "verdict" not in body and body["deals"] == n + 1
+        result = body["deal"]["verdict"]["result"]
+        courts = [courts[0] + result["courts"][0], courts[1] + result["courts"][1]]
+        assert body["deal"]["index"] == n and sum(result["courts"]) == 1 and body["match"]["courts"] == courts
+        assert body["next"]["deal"] == n + 1
+        sizes.append(len(r.get_data()))
+        dealer = body["next"]["dealer"]
+        etag = write(store_client, f"/v1/matches/{mid}/deals", t["key"], etag,
+                     {"dealer": dealer, "trump": {"suit": "S"}}).headers["ETag"]
+    assert max(sizes) - min(sizes) < 40  # the revision's digits, not the match
+    r = store_client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": (dealer + 1) % 4, "play": "AH"}]},
+                          headers={**auth(t["key"]), "If-Match": etag, "Prefer": 'wait=5, return="representation"'})
+    validate_response(r, "/v1/matches/{match_id}/events", "post")
+    assert r.status_code == 200 and r.headers["Preference-Applied"] == "return=representation"
+    whole = store_client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).get_json()
+    assert r.get_json() == whole and "signature" in whole["verdict"]  # the verdict of the whole match, as signed
+    assert len(whole["verdict"]["deals"]) == 6
 
 
 def test_stale_etag_is_412_and_missing_is_428(store_client):
@@ -291,7 +322,7 @@ def test_a_revoke_is_accepted_and_shows_in_the_verdict(store_client):
     t, mid, etag = live_match(store_client)
     r = write(store_client, f"/v1/matches/{mid}/events", t["key"], etag, {"events": ev("1:AH 2:2D 3:4H 0:5H 1:TH")})
     assert r.status_code == 200
-    d = r.get_json()["verdict"]["deals"][0]
+    d = r.get_json()["deal"]["verdict"]
     assert d["status"] == "ended_by_penalty" and d["violations"][0]["code"] == "revoke"
 
 

@@ -164,7 +164,7 @@ def test_a_stored_write_past_the_bound_is_429_and_nothing_is_stored(make_client)
     assert client.get(f"/v1/matches/{mid}", headers=auth(t["key"])).headers["ETag"] == etag  # no revision added
     r = client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 1, "dispute": True}]},
                     headers=auth(t["key"], etag))
-    assert r.status_code == 200 and r.get_json()["verdict"]["deals"][0]["claim"]["awarded"] == 2
+    assert r.status_code == 200 and r.get_json()["deal"]["verdict"]["claim"]["awarded"] == 2
 
 
 def test_a_whole_deal_s_analysis_holds_a_slot_too(make_client):

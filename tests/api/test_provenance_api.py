@@ -108,7 +108,8 @@ def test_a_stored_match_and_each_revision_carry_the_verdict_signed_when_it_was_g
     mid, etag = r.get_json()["id"], r.headers["ETag"]
     first = r.get_json()["verdict"]
     assert holds(c, first) and first["provenance"]["record"] == record_digest(r.get_json()["record"])
-    r = write(c, f"/v1/matches/{mid}/deals", t["key"], etag, {"dealer": 2, "trump": {"suit": "H"}})
+    r = write(c, f"/v1/matches/{mid}/deals", t["key"], etag, {"dealer": 2, "trump": {"suit": "H"}},
+              prefer="return=representation")  # a live write's answer with the whole match, signed
     head = r.get_json()
     assert holds(c, head["verdict"]) and head["verdict"]["provenance"]["record"] == record_digest(head["record"])
     for n, verdict in ((1, first), (2, head["verdict"])):
