@@ -6,12 +6,14 @@ work a small request can ask for, so every search runs under a budget:
 - each search its own node limit, which decides the verdict the same way on every machine
   and every path (a claim past it is the record error `claim_unsettled`; a deal at the bell
   past it stays abandoned, `at_close.reason` "search_limit");
-- the searches of one request share one time budget, so a record of a thousand claims
-  cannot multiply it; past it there is no verdict at all (a verdict never depends on the
-  machine's load): the request is refused, nothing is stored, and it may be sent again;
+- the searches of one request share one time budget (the time they search, not the time
+  the client takes to read), so a record of a thousand claims cannot multiply it; past it
+  there is no verdict at all (a verdict never depends on the machine's load): the request
+  is refused, nothing is stored, and it may be sent again;
 - a search stops when its client has gone (where the server can see it);
-- at most so many searches run at once, per process and per server; a request that would
-  start one more is refused at once (429) instead of queueing.
+- at most so many searches run at once, per process and per server, each holding its slot
+  while it runs; a request that finds none free waits its turn a while in a fair queue
+  (referee/slots.py), then is refused (429) with when a slot should be free.
 
 The settings are environment variables (or the app's config keys without `REFEREE_`); the
 README's operations section says what a client sees past each. Nothing here imports the
@@ -20,6 +22,7 @@ solver: it is imported when the first search of a request starts.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -56,6 +59,8 @@ class Limits:
     per_server: int | None = None
     lock_dir: Path | None = None
     watch_clients: bool = True        # a search stops when its client has gone
+    queue: int = 4                    # requests of a process waiting their turn for a slot
+    queue_seconds: float = 10.0       # the longest one waits
 
     @classmethod
     def from_settings(cls, config: Mapping[str, Any] | None = None, database_url: str | None = None) -> "Limits":
@@ -69,13 +74,15 @@ class Limits:
                    per_process=_setting(config, "SEARCHES_PER_PROCESS", 1, int) or None,
                    per_server=_setting(config, "SEARCHES_PER_SERVER", _cores(), int) or None,
                    lock_dir=Path(directory) if directory else _lock_dir(database_url),
-                   watch_clients=_setting(config, "PERFECT_PLAY_WATCH_CLIENTS", 1, int) != 0)
+                   watch_clients=_setting(config, "PERFECT_PLAY_WATCH_CLIENTS", 1, int) != 0,
+                   queue=_setting(config, "SEARCH_QUEUE", 4, int),
+                   queue_seconds=_setting(config, "SEARCH_QUEUE_SECONDS", 10.0, float))
 
     def slots(self):
         """The search slots these limits allow (referee.slots), for a server's processes to share."""
         from .slots import Slots
 
-        return Slots(self.per_process, self.per_server, self.lock_dir, self.seconds)
+        return Slots(self.per_process, self.per_server, self.lock_dir, self.seconds, self.queue, self.queue_seconds)
 
 
 def _lock_dir(database_url: str | None) -> Path | None:
@@ -87,37 +94,63 @@ def _lock_dir(database_url: str | None) -> Path | None:
 
 
 class Budget:
-    """One request's perfect play: its time budget (`seconds` on `clock`, from its first
-    search), its cancellation (`cancelled()`: the client has gone), and a search slot taken
-    when its first search starts and held until `close()`. `nodes`, `seconds`: the whole
-    request's limits, when not the operator's (an analysis has its own)."""
+    """One request's perfect play: its time budget (`seconds` on `clock`, counted while it
+    searches), its cancellation (`cancelled()`: the client has gone), and a search slot held
+    by each search while it runs (`search()`), taken in turn for its client (`labels`).
+    `nodes`, `seconds`: the whole request's limits, when not the operator's (an analysis has
+    its own)."""
 
     def __init__(self, limits: Limits | None = None, clock: str = "wall", cancelled: Callable[[], bool] | None = None,
-                 slots=None, nodes: int | None = None, seconds: float | None | str = "limits"):
+                 slots=None, nodes: int | None = None, seconds: float | None | str = "limits",
+                 labels: tuple[str, ...] = ()):
         self.limits = limits or Limits()
-        self.clock, self.cancelled, self.slots = clock, cancelled, slots
+        self.clock, self.cancelled, self.slots, self.labels = clock, cancelled, slots, labels
         self.nodes = nodes
         self.seconds = self.limits.seconds if seconds == "limits" else seconds
         self._limit = None
         self._slot = None
+        self._depth, self._searched, self._started = 0, 0.0, 0.0
 
     def limit(self):
-        """The request's SearchLimit (referee.solver.limits), made at its first search."""
+        """The request's SearchLimit (referee.solver.limits): its nodes in all, its client's going."""
         if self._limit is None:
-            if self.slots is not None:
-                self._slot = self.slots.take(self.seconds)
-                if self._slot is None:
-                    raise Stopped("busy", f"as many searches for perfect play run as the referee allows "
-                                  f"({self._bounds()}); nothing was judged", self.slots.retry_after(),
-                                  "REFEREE_SEARCHES_PER_SERVER")
             from .solver.limits import SearchLimit
 
-            self._limit = SearchLimit(self.nodes, self.seconds, self.clock, self.cancelled)
+            self._limit = SearchLimit(self.nodes, None, self.clock, self.cancelled)
         return self._limit
 
-    def part(self, nodes: int):
-        """One search's budget: its own node limit, within the request's."""
-        return self.limit().part(nodes)
+    @contextmanager
+    def search(self, nodes: int | None = None):
+        """One search's budget (its own node limit, the request's time left), with a slot held
+        while it runs: taken in turn when it starts (Stopped "busy" when none comes), given
+        back when it ends. A search within a search keeps the outer one's slot."""
+        whole = self.limit()
+        if self._depth == 0:
+            if self.seconds is not None and self.seconds - self._searched <= 0:
+                raise self._past_time()
+            self.reserve()
+            self._started = whole.elapsed()
+        self._depth += 1
+        try:
+            left = None if self.seconds is None else self.seconds - self._searched - (whole.elapsed() - self._started)
+            yield whole.part(None, left).part(nodes)  # the request's time left, then the search's own nodes
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                took = whole.elapsed() - self._started
+                self._searched += took
+                self._give_back(took)
+
+    def reserve(self) -> None:
+        """Take a slot now, if none is held (Stopped "busy" when none comes in turn): the next
+        search holds it."""
+        if self._slot is None and self.slots is not None:
+            left = None if self.seconds is None else self.seconds - self._searched
+            self._slot = self.slots.take(left, self.labels, self.slots.queue_seconds, self.slots.pace)
+            if self._slot is None:
+                raise Stopped("busy", f"as many searches for perfect play run as the referee allows "
+                              f"({self._bounds()}), and none was free in this request's turn; nothing was judged",
+                              self.slots.retry_after(), "REFEREE_SEARCHES_PER_SERVER")
 
     def settler(self):
         from .settlers import Searching
@@ -132,6 +165,9 @@ class Budget:
         if exc.reason == "nodes":
             return Stopped("nodes", f"perfect play for this request went past its limit of {self.nodes} nodes",
                            limit=self.nodes)
+        return self._past_time()
+
+    def _past_time(self) -> Stopped:
         clock = " of CPU time" if self.clock == "cpu" else ""
         return Stopped("seconds", f"perfect play for this request went past the referee's limit of "
                        f"{self.seconds:g} s{clock} (REFEREE_PERFECT_PLAY_MAX_SECONDS); nothing was judged",
@@ -146,12 +182,19 @@ class Budget:
             said.append(f"{self.slots.per_server} per server, REFEREE_SEARCHES_PER_SERVER")
         return "; ".join(said)
 
+    def _give_back(self, took: float) -> None:
+        if self._slot is not None:
+            self._slot.release()
+            self._slot = None
+            self.slots.measured(took)
+
     def close(self) -> None:
         """The request is over: its slot is free, and a next search starts a new budget."""
         if self._slot is not None:
             self._slot.release()
             self._slot = None
         self._limit = None
+        self._searched = 0.0
 
     def __enter__(self) -> "Budget":
         return self

@@ -26,7 +26,7 @@ NOT_RECORDED = "not_recorded"  # at_close.reason: a reader found no line for the
 
 class Searching:
     """Perfect play by search, each search a part of `budget` (a referee.budget.Budget: its own
-    node limit within the request's)."""
+    node limit within the request's, a search slot while it runs)."""
 
     def __init__(self, budget):
         self.budget = budget
@@ -38,7 +38,8 @@ class Searching:
 
         self.searches += 1
         try:
-            return claims.settle(deal, self.budget.part(self.budget.limits.claim_nodes))
+            with self.budget.search(self.budget.limits.claim_nodes) as limit:
+                return claims.settle(deal, limit)
         except SearchLimitExceeded as exc:
             raise self.budget.stopped(exc) from None
 
@@ -50,7 +51,8 @@ class Searching:
 
         self.searches += 1
         try:
-            return claims.finish(deal, self.budget.part(self.budget.limits.bell_nodes))
+            with self.budget.search(self.budget.limits.bell_nodes) as limit:
+                return claims.finish(deal, limit)
         except SearchLimitExceeded as exc:
             raise self.budget.stopped(exc) from None
 

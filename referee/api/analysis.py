@@ -150,21 +150,24 @@ def respond(record: Record, asked: dict, settler_of: Callable[[Budget], Settler]
     index, objective = asked["deal"], asked["objective"]
     if asked["whole_deal"]:
         limit = search_limit(whole_deal=True)
-        stream = new_budget(seconds=limit.seconds)  # the lines stream after the view returns: they own this budget, and its slot
-        shared = Shared(limit.nodes, limit.seconds, within=stream.limit())  # no slot free: 429 now
+        stream = new_budget(seconds=limit.seconds)  # the lines stream after the view returns: they own this budget
+        shared = Shared(limit.nodes, limit.seconds, within=stream.limit())
         try:
+            stream.reserve()  # no slot free in its turn: 429 now, not a stream of positions past the limit
             whole = _unprocessable_if(lambda: DealAnalysis(record, index, objective, shared, asked["line"],
                                                            asked["from_event"] or 0, settler_of(stream)), index)
         except BaseException:
             stream.close()
             raise
-        response = Response(_lines(whole, stream), mimetype=NDJSON)
+        response = Response(_lines(whole, stream, shared), mimetype=NDJSON)
         response.headers["X-Accel-Buffering"] = "no"  # each line to the client as it is solved, through a proxy too
         return response
     budget = analysis_budget()
     try:
-        return jsonify(_unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, budget.limit(),
-                                                             asked["line"], settler_of(budget)), index))
+        with budget.search() as limit:
+            found = _unprocessable_if(lambda: analysis_at(record, index, asked["event"], objective, limit,
+                                                          asked["line"], settler_of(budget)), index)
+        return jsonify(found)
     except SearchLimitExceeded as exc:
         if exc.reason == "cancelled":
             raise budget.stopped(exc) from None
@@ -181,16 +184,32 @@ def _past_limit(why: str, budget, nodes: int) -> Problem:
                    limit={"nodes": budget.nodes, "seconds": budget.seconds}, nodes=nodes)
 
 
-def _lines(whole: DealAnalysis, stream) -> Iterator[str]:
+def _lines(whole: DealAnalysis, stream, shared: Shared) -> Iterator[str]:
     """The whole deal: a `deal` line (the positions to come, in order), one line per position
     as it is solved, an `end` line. A client that goes away stops it between positions, and
-    its search at once."""
+    its search at once. Each position holds a search slot while it is solved, not while its
+    line is written to the client."""
     with stream:
         yield jsontext.dumps_line(whole.start_dict())
-        for found in whole:
+        positions = iter(whole)
+        while (found := _next_position(positions, stream, shared)) is not None:
             yield jsontext.dumps_line(found.as_dict())
         if not whole.cancelled:
             yield jsontext.dumps_line(whole.end_dict())
+
+
+def _next_position(positions, stream, shared: Shared):
+    """The next position solved, with a slot taken in turn; when none comes (or the time is
+    spent), the positions left are past the limit, unsearched."""
+    if not shared.stopped:
+        try:
+            with stream.search():
+                return next(positions, None)
+        except Stopped as exc:
+            if exc.reason not in ("busy", "seconds"):
+                raise
+            shared.stop()
+    return next(positions, None)
 
 
 def _unprocessable_if(run, index: int):

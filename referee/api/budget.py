@@ -3,6 +3,8 @@ slots, a search stopped when its client has gone, and the problem a client gets 
 play stops for the request (settlement.Stopped)."""
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import select
 import socket
 import ssl
@@ -60,7 +62,25 @@ def new_budget(**limits) -> Budget:
     app = current_app
     limits_ = app.extensions["referee.limits"]
     watch = client_gone(request.environ) if limits_.watch_clients else None
-    return Budget(limits_, "wall", watch, app.extensions["referee.slots"], **limits)
+    return Budget(limits_, "wall", watch, app.extensions["referee.slots"], labels=client_labels(), **limits)
+
+
+def client_labels() -> tuple[str, ...]:
+    """Who asks, for the fair queue of search slots (referee/slots.py): the client's address
+    (an IPv6 address by its /64, which one client is usually given whole) and the key it
+    sends, if any (hashed: the slots' files do not keep keys)."""
+    labels = []
+    try:
+        address = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:
+        address = None
+    if isinstance(address, ipaddress.IPv6Address):
+        address = address.ipv4_mapped or ipaddress.ip_network(f"{address}/64", strict=False)
+    labels.append(f"address:{address or request.remote_addr or '-'}")
+    auth = request.headers.get("Authorization", "")
+    if auth[:7].lower() == "bearer " and auth[7:].strip():
+        labels.append("key:" + hashlib.sha256(auth[7:].strip().encode()).hexdigest()[:16])
+    return tuple(labels)
 
 
 def request_budget(**limits) -> Budget:

@@ -112,8 +112,15 @@ class Shared:
         self.nodes, self.seconds, self.within = nodes, seconds, within
         self.spent = 0
         self.started = time.monotonic()
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Nothing more is searched (no search may start): the positions left are past the limit."""
+        self.stopped = True
 
     def next(self) -> SearchLimit | None:
+        if self.stopped:
+            return None
         nodes = None if self.nodes is None else self.nodes - self.spent
         seconds = None if self.seconds is None else self.seconds - (time.monotonic() - self.started)
         if (nodes is not None and nodes <= 0) or (seconds is not None and seconds <= 0):

@@ -20,8 +20,8 @@ pytestmark = pytest.mark.usefixtures("fresh_claims")
 def make_client(sqlite_url):
     apps = []
 
-    def make(**config):
-        app = create_app({"TESTING": True, "DATABASE_URL": sqlite_url, **config})
+    def make(**config):  # a request finding no slot is refused at once, unless a test has it wait its turn
+        app = create_app({"TESTING": True, "DATABASE_URL": sqlite_url, "SEARCH_QUEUE_SECONDS": 0, **config})
         apps.append(app)
         return app.test_client()
     yield make
