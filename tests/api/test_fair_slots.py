@@ -190,3 +190,39 @@ def test_a_search_past_its_measured_end_is_counted_at_its_budget_not_as_free():
     time.sleep(0.01)  # its expected end has passed (this only makes sure of it)
     assert slots.retry_after() > 20
     held.release()
+
+
+def test_a_scorer_s_claim_waits_its_turn_on_both_databases_and_its_key_is_a_client(db_url):
+    """A stored write whose dispute needs a search, while another client holds the one slot:
+    the write waits its turn and is stored (it was 429); the server's slot folder is the
+    referee's own (owner-only), next to SQLite or in the temporary folder for PostgreSQL."""
+    import os
+    import stat
+
+    from tests.api.test_matches import auth, start
+
+    app = create_app({"TESTING": True, "DATABASE_URL": db_url, "SEARCHES_PER_PROCESS": 1, "SEARCHES_PER_SERVER": 1,
+                      "SEARCH_QUEUE_SECONDS": 60})
+    try:
+        client = app.test_client()
+        slots = app.extensions["referee.slots"]
+        assert stat.S_IMODE(os.stat(slots.directory).st_mode) == 0o700
+        t, mid, etag = start(client, "seven-courts", [claim_deal(3) | {"events": claim_deal(3)["events"][:-1]}])
+        held = slots.take(labels=("address:10.0.0.1",))
+        answers = []
+
+        def dispute():
+            answers.append(client.post(f"/v1/matches/{mid}/events", json={"events": [{"seat": 1, "dispute": True}]},
+                                       headers=auth(t["key"], etag), environ_overrides=VICTIM))
+        writer = threading.Thread(target=dispute, daemon=True)
+        writer.start()
+        until(lambda: waiting(slots) == 1, "the scorer's write waits")
+        (waiter,) = slots._waiting + slots.files.waiters()  # its place in this process's line, or the server's
+        assert waiter.labels[0] == "address:10.0.0.2" and waiter.labels[1].startswith("key:")
+        assert t["key"] not in " ".join(waiter.labels)  # the files keep no key
+        held.release()
+        writer.join(60)
+        (r,) = answers
+        assert r.status_code == 200 and r.get_json()["deal"]["verdict"]["claim"]["awarded"] == 2, r.get_json()
+    finally:
+        app.extensions["referee.store"].db.dispose()
