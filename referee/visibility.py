@@ -8,12 +8,19 @@ a trump card once shown, the trump suit once shown. Every other card (a hand, a 
 a card played in an older revision and corrected away since) is still held: no field and no
 message shows it by its face. A face-down card is a card back, also once taken back.
 
+An older revision's deal is never matched with the current revision's by its place (a
+correction may insert a deal before the live one, delete or reorder deals): `hidden_deals` tells
+each deal by what it is, and is the one rule. The record's digest and the signature of a
+revision are withheld wherever one of its deals is hidden (they would test guesses of it).
+
 Every surface goes through `PublicView`: the match and its revisions (API and pages, with the
-pages' step data), and the feed (hence the webhooks) when it publishes a write.
+pages' step data), and the feed (hence the webhooks) when it publishes a write and when it is
+read.
 """
 from __future__ import annotations
 
 import copy
+import json
 import re
 from typing import Any
 
@@ -49,18 +56,32 @@ def face_down_plays(deal_record: dict) -> set[int]:
 
 
 class Table:
-    """What the table has seen of one deal that is live now, from the current revision."""
+    """What the table has seen of a deal that is live now: the cards seen face up, the trump
+    suit once shown, the suit led in each trick; nothing else of the deal is shown."""
 
-    def __init__(self, deal_record: dict, deal_verdict: dict, nxt: dict | None = None):
-        """`nxt`: the verdict's `next` when its play is in this deal (the trick on the table)."""
+    def __init__(self, seen: set[str], suit: str | None, led: dict[int, str]):
+        self.seen, self.suit, self.leads = seen, suit, led
+
+    @classmethod
+    def of(cls, deal_record: dict, deal_verdict: dict, nxt: dict | None = None) -> Table:
+        """What the table saw of one deal as a revision's replay left it; `nxt`: the verdict's
+        `next` when its play is in this deal (the trick on the table)."""
         events = deal_record.get("events", [])
         trump = deal_verdict.get("trump") or {}
         down = face_down_plays(deal_record)
-        self.seen = {e["play"] for i, e in enumerate(events) if e.get("play") and i not in down}
+        seen = {e["play"] for i, e in enumerate(events) if e.get("play") and i not in down}
         if trump.get("card") and (trump.get("mode") not in HIDDEN_MODES or trump.get("revealed")):
-            self.seen.add(trump["card"])
-        self.suit = trump.get("suit")
-        self.leads = leads(deal_verdict, nxt)
+            seen.add(trump["card"])
+        return cls(seen, trump.get("suit"), leads(deal_verdict, nxt))
+
+    @classmethod
+    def common(cls, tables: list[Table]) -> Table:
+        """What every one of these tables saw: a card, the trump suit, a trick's lead is shown
+        only when each of them saw it."""
+        first, *rest = tables
+        suit = first.suit if all(t.suit == first.suit for t in rest) else None
+        return cls(set.intersection(*(t.seen for t in tables)), suit,
+                   {n: s for n, s in first.leads.items() if all(t.leads.get(n) == s for t in rest)})
 
     def text(self, text: str, also: frozenset[str] = frozenset()) -> str:
         """A message with each card the table has not seen (and those in `also`) unnamed."""
@@ -208,15 +229,15 @@ class PublicView:
 
     def __init__(self, record: dict, verdict: dict, current: tuple[dict, dict] | None = None):
         self.full_record, self.full_verdict = record, verdict
-        now_record, now_verdict = current or (record, verdict)
-        self.tables: dict[int, Table] = {}
-        for i, deal in enumerate(verdict["deals"]):
-            if i < len(now_verdict["deals"]):
-                now = (now_record["deals"][i], now_verdict["deals"][i], next_in(now_verdict, i))
-            else:  # a deal the current revision no longer has: seen as this revision saw it
-                now = (record["deals"][i], deal, next_in(verdict, i))
-            if not is_faced(now[1]):
-                self.tables[i] = Table(*now)
+        self.tables = hidden_deals(record, verdict, current)
+
+    def as_now(self, current: PublicView) -> PublicView:
+        """This revision as a reader without the key sees it once `current` is the current one."""
+        return PublicView(self.full_record, self.full_verdict, (current.full_record, current.full_verdict))
+
+    def live_tables(self) -> Table:
+        """What every hidden deal's table saw (for a fact that may be of any of them)."""
+        return Table.common(list(self.tables.values()))
 
     def hidden(self, index: int) -> bool:
         """Is deal `index` (live now) shown only as the table sees it?"""
@@ -272,6 +293,66 @@ class PublicView:
             return steps
         trump = self.full_verdict["deals"][index].get("trump") or {}
         return self.tables[index].steps(steps, self.full_record["deals"][index], trump.get("mode"))
+
+
+# -- which deals of a revision are hidden, and as which table sees them ----------------------
+
+def hidden_deals(record: dict, verdict: dict, current: tuple[dict, dict] | None = None) -> dict[int, Table]:
+    """The one rule (R-31): the deals of a revision (`record`, `verdict`) that a reader without
+    the key sees only as a table does, each with that table, decided by the current revision
+    (`current`: its record and verdict; None when this is the current one).
+
+    A deal is never paired with the current revision's by its place (a correction may insert,
+    delete or move deals). A deal of this revision that is the start of a deal of the current
+    revision (the same deal with as many events or fewer: live play only adds events) is that
+    deal: hidden as the table sees it now while it is live now, else public. Any other deal (a
+    correction changed or removed it) may be the deal played now, entered otherwise: while a
+    deal is live now, it shows only what this revision's table and every live table saw (its
+    hands public only when a deal over now has them); with no deal live now, it is seen as this
+    revision saw it."""
+    now_record, now_verdict = current or (record, verdict)
+    now = list(zip(now_record["deals"], now_verdict["deals"]))
+    live = {j: Table.of(d, v, next_in(now_verdict, j)) for j, (d, v) in enumerate(now) if not is_faced(v)}
+    if current is None:
+        return live
+    by_shape: dict[str, list[int]] = {}
+    for j, (d, _) in enumerate(now):
+        by_shape.setdefault(_shape(d), []).append(j)
+    public_hands = {_holding(d) for d, v in now if is_faced(v)} - {None}
+    tables: dict[int, Table] = {}
+    for i, (deal, judged) in enumerate(zip(record["deals"], verdict["deals"])):
+        same = [j for j in by_shape.get(_shape(deal), []) if _starts(deal, now[j][0])]
+        if same:
+            if any(j in live for j in same):
+                tables[i] = Table.common([live[j] for j in same if j in live])
+            continue
+        if _holding(deal) in public_hands:
+            continue  # its hands are those of a deal over now: public
+        own = Table.of(deal, judged, next_in(verdict, i))
+        if live:
+            tables[i] = Table.common([own, *live.values()])
+        elif not is_faced(judged):
+            tables[i] = own
+    return tables
+
+
+def _shape(deal: dict) -> str:
+    """A deal without its events: what live play never changes."""
+    return json.dumps({k: v for k, v in deal.items() if k != "events"}, sort_keys=True)
+
+
+def _starts(deal: dict, later: dict) -> bool:
+    """Are `deal`'s events the first events of `later` (whose shape is the same)?"""
+    events, more = deal.get("events", []), later.get("events", [])
+    return len(events) <= len(more) and more[:len(events)] == events
+
+
+def _holding(deal: dict) -> tuple[frozenset, ...] | None:
+    """Who holds which card (the order within a hand aside), or None without hands."""
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        return None
+    return tuple(frozenset(map(str, h)) for h in hands)
 
 
 def public_violations(record: dict, verdict: dict) -> list[tuple[int, dict[str, Any]]]:

@@ -73,9 +73,10 @@ def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], ann
          ) -> list[Event]:
     """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
     (deal, trick) pairs of those deals the feed has ever announced."""
+    then = old.as_now(new) if old is not None else None  # the old revision as R-31 shows it now
     return _trick_events(old, new, announced_tricks, why, revision) + \
-        _deal_events(old, new, announced_deals, why, revision) + \
-        _violation_events(old, new, announced_violations, why, revision)
+        _deal_events(old, new, then, announced_deals, why, revision) + \
+        _violation_events(old, new, then, announced_violations, why, revision)
 
 
 def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: str, revision: int) -> list[Event]:
@@ -100,7 +101,7 @@ def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: st
     return events
 
 
-def _deal_events(old, new: PublicView, announced: set[int], why: str, revision: int) -> list[Event]:
+def _deal_events(old, new: PublicView, then, announced: set[int], why: str, revision: int) -> list[Event]:
     before, after = deal_facts(old and old.full_verdict), deal_facts(new.full_verdict)
     events: list[Event] = []
     for i in sorted(set(before) | set(after)):
@@ -112,11 +113,11 @@ def _deal_events(old, new: PublicView, announced: set[int], why: str, revision: 
             continue
         revised = {"deal": i, "previous": was, "result": now and now["result"], "now": now, "why": why,
                    "revision": revision}
-        if was is not None and new.hidden(i):
-            # live again (R-31): what it said then, as the table sees it now; a claim's faced
-            # cards (its line, its defence) are held again, and the event says so
-            revised["previous"] = new.tables[i].scrub(was)
-            if "claim" in was:
+        if was is not None and then.hidden(i):
+            # live again, maybe moved (R-31): what it said then, as the table sees it now; a
+            # claim's faced cards (its line, its defence) are held again, and the event says so
+            revised["previous"] = then.tables[i].scrub(was)
+            if "claim" in was and new.hidden(i):
                 revised["claim_removed"] = True
         events.append(("deal.revised", revised))
     return events
@@ -125,11 +126,19 @@ def _deal_events(old, new: PublicView, announced: set[int], why: str, revision: 
 def shown_now(payload: dict, view: PublicView) -> dict:
     """A stored payload as R-31 shows it now, from its match's current revision (`view`): a
     deal live now (a correction removed its claim, or reopened it) shows no card the table
-    has not seen, whatever the payload said when it was written."""
+    has not seen, whatever the payload said when it was written. A payload is not told by
+    its place either: one that says what the current revision no longer says of that deal
+    was written of an earlier state, maybe of a deal a correction moved and reopened since,
+    so while a deal is live it names only cards every live table has seen."""
     deal = payload.get("deal")
-    if not isinstance(deal, int) or not view.hidden(deal):
+    if not isinstance(deal, int):
         return payload
-    table = view.tables[deal]
+    if view.hidden(deal):
+        table = view.tables[deal]
+    elif not view.tables or _said_now(payload, view, deal):
+        return payload
+    else:
+        table = view.live_tables()
     payload = dict(payload)
     for key in ("violation", "previous"):
         if isinstance(payload.get(key), dict) and "code" in payload[key]:
@@ -137,7 +146,14 @@ def shown_now(payload: dict, view: PublicView) -> dict:
     return table.scrub(payload)
 
 
-def _violation_events(old, new, announced: set[tuple], why: str, revision: int) -> list[Event]:
+def _said_now(payload: dict, view: PublicView, deal: int) -> bool:
+    """Does the current revision (public at `deal`) say what this payload says of the deal?"""
+    fact = {k: v for k, v in payload.items() if k != "match"}
+    return fact == deal_facts(view.full_verdict).get(deal) or \
+        any(fact == {"deal": deal, "violation": v} for i, v in view.violations() if i == deal)
+
+
+def _violation_events(old, new, then, announced: set[tuple], why: str, revision: int) -> list[Event]:
     before, after = violation_facts(old), violation_facts(new)
     events: list[Event] = []
     for key in sorted(set(before) | set(after), key=_order):
@@ -145,7 +161,7 @@ def _violation_events(old, new, announced: set[tuple], why: str, revision: int) 
         if was == now:
             continue
         if was is not None:
-            was = new.violation(key[0], was)  # what it showed then, as the table sees it now
+            was = then.violation(key[0], was)  # what it showed then, as the table sees it now
         if now is None:
             events.append(("violation.withdrawn", {"deal": key[0], "violation": was, "why": why, "revision": revision}))
         elif was is None and key not in announced:
