@@ -27,6 +27,9 @@ def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
         deal.ended = True
     elif deal.play_all:
         return
+    elif deal.options.tens_end == "settled" and tens_settled(*deal.tens_won, *won):
+        deal.ended = True
+        deal.tricks[-1] = deal.tricks[-1]._replace(rule=[*(deal.tricks[-1].rule or []), SETTLED])
     elif end == "seven":
         if deal.play_on:
             deal.ended = team_of(winner) != deal.first_seven
@@ -45,6 +48,24 @@ def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
             deal.first_seven = 0 if won[0] >= 7 else 1
     elif number == 7 and max(won) == 7:
         deal.first_seven = 0 if won[0] == 7 else 1
+
+
+SETTLED = "end.tens-settled"
+
+
+def tens_settled(tens0: int, tens1: int, won0: int, won1: int) -> bool:
+    """tens_end settled (end.tens-settled): all four tens are in and the tens are 4-0 or
+    3-1, or 2-2 and a team has seven tricks (tricks collected, in pile games). The one
+    statement of the rule: the solver's core asks it too (core_trick._ends)."""
+    return tens0 + tens1 == 4 and (tens0 != 2 or won0 >= 7 or won1 >= 7)
+
+
+def sweep(won, options) -> int | None:
+    """The team that took every trick (a whitewash, a bavney, a sweep): all 13, or under
+    tens_end settled every trick played before the end (end.tens-settled)."""
+    if options.tens_end == "settled" and options.scoring == "tens" and max(won) > 0:
+        return 0 if won[1] == 0 else 1 if won[0] == 0 else None
+    return 0 if tuple(won) == (13, 0) else 1 if tuple(won) == (0, 13) else None
 
 
 def is_complete(deal) -> bool:

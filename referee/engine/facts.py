@@ -7,7 +7,7 @@ Functions of a `Deal`'s state; `Deal` has them as methods (`deal.penalty()`).
 from __future__ import annotations
 
 from .cards import team_of
-from .ending import is_complete
+from .ending import is_complete, sweep
 from .scoring import Facts
 from .trick import Trick
 from .violations import Violation
@@ -37,9 +37,8 @@ def status(deal, penalty: Violation | None) -> str:
 def facts(deal, penalty: Violation | None) -> Facts:
     """What scoring needs of the deal, judged with `penalty` (or None)."""
     won = won_until(deal, penalty)
-    sweep = 0 if won == (13, 0) else 1 if won == (0, 13) else None
     pairs = deal.pairs
-    return Facts(callers=deal.callers, tricks=won, first_seven=deal.first_seven, sweep=sweep,
+    return Facts(callers=deal.callers, tricks=won, first_seven=deal.first_seven, sweep=sweep(won, deal.options),
                  penalty=None if penalty is None else 1 - team_of(penalty.seat),
                  tens=tuple(deal.tens_won), bid=None if deal.bid is None else deal.bid.tricks,
                  decided=None if pairs is None or pairs.kind is None else (pairs.winner, pairs.kind, pairs.pair))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .legal import check_turn, excluded, holds, opponent_reveals
+from .legal import CALLER_BARRED, caller_barred, check_turn, excluded, holds, opponent_reveals
 from .trump import REVEAL_RULES
 from .violations import Violation, add
 from .voids import Void, declare
@@ -28,6 +28,9 @@ def reveal(deal, ev, i: int) -> None:
     if deal.options.deciding_pair and seat & 1 == deal.callers:
         raise RecordError("bad_reveal", f"seat {seat} reveals the trump, but in Band Rang only an opponent "
                           "of the caller who cannot follow shows it", i)
+    if seat == deal.caller and caller_barred(deal):
+        raise RecordError("bad_reveal", f"seat {seat} reveals the trump, but with band_caller_reveals false the "
+                          f"caller never shows it ({CALLER_BARRED})", i)
     if k == 0:
         if seat != deal.caller:
             raise RecordError("bad_reveal", f"seat {seat} reveals on lead, but only the caller (seat {deal.caller}) may show the trump on their own lead", i)

@@ -80,6 +80,16 @@ def legal_plays(deal) -> list[Card] | None:
     return sorted(trumps or hand)
 
 
+CALLER_BARRED = "trump.band.caller-reveals"
+
+
+def caller_barred(deal) -> bool:
+    """band_caller_reveals false (trump.band.caller-reveals): the caller who laid the band
+    trump never shows it, on lead or by asking; others' asks, a show-out under the auto
+    variants and the caller's 13th card (R-6, R-24) still do."""
+    return deal.trump.mode == "band" and not deal.options.band_caller_reveals
+
+
 def can_reveal(deal) -> bool:
     """May the seat to play show (on its lead) or ask for the face-down trump now?"""
     seat = deal.to_play
@@ -87,6 +97,8 @@ def can_reveal(deal) -> bool:
         return False
     if deal.options.deciding_pair and seat & 1 == deal.callers:
         return False  # Band Rang: only an opponent's show-out shows it (trump.hidden.opponent)
+    if seat == deal.caller and caller_barred(deal):
+        return False
     if deal.position == 0:
         return seat == deal.caller
     return deal.hands is None or holds(deal, seat, deal.led, excluded(deal, seat)) is None

@@ -17,6 +17,7 @@ PILE_AFTER_COLLECT = ("new_run", "each_win")
 DEALER_RULES = ("result", "rotate", "caller_stays", "partner_on_callers_win")
 MENDIKOT_LOSER_DEALS = ("same", "partner")
 NEXT_DEAL_FROM = ("dealer", "trump_setter")
+TENS_END = ("all_tricks", "settled")
 ACE_NO_SEAL = ("none", "trump", "any")
 ABANDONED_DEAL = ("abandon", "perfect_play")
 
@@ -50,6 +51,8 @@ class Options:
     abandoned_deal: str = "abandon"
     mendikot_loser_deals: str = "same"
     next_deal_from: str = "dealer"
+    tens_end: str = "all_tricks"
+    band_caller_reveals: bool = True
 
     @property
     def end(self) -> str:
@@ -105,7 +108,7 @@ CHOICES = {
     "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
     "pile_after_collect": PILE_AFTER_COLLECT, "dealer_rule": DEALER_RULES, "abandoned_deal": ABANDONED_DEAL,
-    "mendikot_loser_deals": MENDIKOT_LOSER_DEALS, "next_deal_from": NEXT_DEAL_FROM,
+    "mendikot_loser_deals": MENDIKOT_LOSER_DEALS, "next_deal_from": NEXT_DEAL_FROM, "tens_end": TENS_END,
 }
 _FIELD_TYPES = {f.name: f.type for f in fields(Options)}
 
@@ -269,6 +272,8 @@ ACTS_WHEN = {
     "mendikot_loser_deals": (lambda o: o.scoring == "tens" and o.dealer_rule == "result",
                              "it is Mendikot's dealer rule: scoring tens with dealer_rule result"),
     "next_deal_from": (lambda o: o.trump == "first_void", "only a first_void trump has a trump setter"),
+    "tens_end": (lambda o: o.scoring == "tens", "only tens scoring counts the tens"),
+    "band_caller_reveals": (lambda o: o.trump == "band", "only a band trump's caller laid a closed trump"),
 }
 
 

@@ -11,7 +11,8 @@ class Bounds(Table):
     def __init__(self, rules, objective, outcome, spend=None):
         super().__init__(rules, objective, outcome, spend)
         # a trick won is never worse than the same trick lost (see _envelope)
-        self.monotone = 0 if self.opt_pile or self.pairs_on else 1
+        # (and every end of the deal is known from the tricks alone: not when the tens end it)
+        self.monotone = 0 if self.opt_pile or self.pairs_on or self.settled else 1
         self.sims = {}
         self.spans = {}
         self.piles = {}
@@ -125,7 +126,7 @@ class Bounds(Table):
         whoever holds the highest one each win a trick of their own, whoever plays them
         (nothing still out beats them). holder * 16 + how many (cash_rel: those cards), or
         -1 where that does not hold."""
-        if self.end != END_THIRTEEN or self.opt_pile or self.trump < 0 or self.hidden:
+        if self.end != END_THIRTEEN or self.settled or self.opt_pile or self.trump < 0 or self.hidden:
             return -1
         tr = self.trump
         at = self.alive[tr]

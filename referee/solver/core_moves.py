@@ -67,7 +67,8 @@ class Moves(Trick):
             n = self._leads(seat, base)
         else:
             n = self._follows(seat, base)
-        if self.hidden and not (self.pairs_on and (seat & 1) == self.callers):
+        if self.hidden and not (self.pairs_on and (seat & 1) == self.callers) and not (
+                self.no_caller_reveal and seat == self.caller):  # trump.band.caller-reveals
             if (seat == self.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
                 self.mv[base + n] = REVEAL
                 n += 1

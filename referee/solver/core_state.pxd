@@ -18,7 +18,7 @@ cdef class State:
     # the rules (position.rules)
     cdef public int opt_pile, end, play_on_opt, count_tens, fpc, nca, ace_on_ace, ace_seal, each_win
     cdef public int first_void, concealed, hidden_mode, band_auto, band_reveal, pairs_on, pairs_hidden
-    cdef public int ace_rule, bid_n, caller, callers
+    cdef public int ace_rule, bid_n, caller, callers, settled, no_caller_reveal, tens_on
     cdef public int objective, team
     cdef public object outcome, spend, error
     cdef dict outcomes

@@ -16,7 +16,9 @@ class State:
         (self.opt_pile, self.end, self.play_on_opt, self.count_tens, self.fpc, self.nca,
          self.ace_on_ace, self.ace_seal, self.each_win, self.first_void, self.concealed,
          self.hidden_mode, self.band_auto, self.band_reveal, self.pairs_on, self.pairs_hidden,
-         self.ace_rule, self.bid_n, self.caller, self.callers) = rules
+         self.ace_rule, self.bid_n, self.caller, self.callers, self.settled, self.no_caller_reveal) = rules
+        # the tens are counted where the score needs them, or where they end the deal (end.tens-settled)
+        self.tens_on = 1 if self.count_tens and (objective >= SCORE or self.settled) else 0
         self.objective = objective
         self.outcome = outcome
         self.spend = spend
@@ -37,7 +39,7 @@ class State:
         self.team = 0
         self.ply = 0
         specials = 0
-        if self.count_tens and objective >= SCORE:
+        if self.tens_on:
             specials |= 1 << TEN
         if (self.opt_pile and (self.ace_on_ace or self.ace_seal)) or (self.pairs_on and self.ace_rule and objective != TRICKS):
             specials |= 1 << ACE

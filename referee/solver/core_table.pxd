@@ -20,7 +20,6 @@ cdef u64 NONE
 cdef int PER_BUCKET
 cdef u64 RELMASK
 cdef int RES
-cdef int SCORE
 cdef int TEN
 cdef int TRICKS
 cdef u64 TRUE

@@ -5,7 +5,7 @@ the answer depended on (and every higher one) lie with the same seats (DDS's win
 ranks); an open-addressing index of buckets, each a run of entries in one pool."""
 from array import array
 
-from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, TEN, TRICKS, TRUE, UNDECIDED, WORDS
 from .core_moves import Moves
 
 
@@ -26,12 +26,12 @@ class Table(Moves):
         if self.opt_pile:
             state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
                      | self.pcoll << 9 | self.hot << 10)
-        if obj != TRICKS and not (obj == DEAL_TRICKS and self.end == END_THIRTEEN):
+        if obj != TRICKS and not (obj == DEAL_TRICKS and self.end == END_THIRTEEN and not self.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.end == END_PAIR:
                 state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
                          | self.pwinner << 8 | self.revealed_trick << 9)
-            if self.count_tens and obj >= SCORE:
+            if self.tens_on:
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
                 state = state << 5 | kk

@@ -15,7 +15,6 @@ cdef int KIND_LAST
 cdef int KIND_NONE
 cdef int KIND_NO_PAIR
 cdef int KIND_PAIR
-cdef int SCORE
 cdef int TEN
 cdef int TRICKS
 

@@ -2,8 +2,9 @@
 """How a trick closes and when the deal ends, in the core search (core.py): who collects, the
 pile and its run (pile.*), tens, the end modes (end.*), the deciding pair, each closing
 taken back after the search below it."""
-from .core_codes import ACE, END_BID, END_PAIR, END_PILE, END_SEVEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, SCORE, TEN, TRICKS
+from .core_codes import ACE, END_BID, END_PAIR, END_PILE, END_SEVEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, TEN, TRICKS
 from .core_state import State
+from referee.engine.ending import tens_settled
 
 
 class Trick(State):
@@ -41,7 +42,7 @@ class Trick(State):
             taken = self.taken
         if team >= 0:
             self.won[team] += taken
-        if self.count_tens and self.objective >= SCORE:
+        if self.tens_on:
             for j in range(4):
                 if self.trank[self.tb + j] == TEN:
                     self.pile_tens += 1
@@ -158,6 +159,8 @@ class Trick(State):
         if self.end == END_BID:
             c = self.callers
             return 1 if self.won[c] >= self.bid_n or self.won[1 - c] >= 14 - self.bid_n else 0
+        if self.settled and tens_settled(self.tens[0], self.tens[1], won0, won1):
+            return 1
         if self.opt_pile:  # R-30
             if self.first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
                 self.first_seven = 0 if won0 >= 7 else 1

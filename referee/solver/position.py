@@ -10,6 +10,7 @@ from __future__ import annotations
 from .core_codes import BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
+from ..engine.ending import sweep
 from ..engine.scoring import Facts, make_scoring
 from .outcome import Scorer
 
@@ -38,7 +39,8 @@ def rules(deal: Deal) -> tuple:
             int(o.pile_after_collect == "each_win"), int(mode == "first_void"), int(deal.trump.is_concealed_mode),
             int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else BAND_ASK,
             int(deal.pairs is not None), int(deal.pairs is not None and deal.pairs.hidden),
-            int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers)
+            int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers,
+            int(o.tens_end == "settled" and o.scoring == "tens"), int(band and deal.options.band_caller_reveals is False))
 
 
 def load(search, deal: Deal, team: int) -> None:
@@ -91,12 +93,12 @@ def outcome(deal: Deal):
     scoring of its facts: `f(won0, won1, first_seven, tens0, tens1, pair_kind, pair_winner, team)`."""
     scoring = make_scoring(deal.options)
     scorers = (Scorer(deal.options, 0), Scorer(deal.options, 1))
-    callers, bid = deal.callers, None if deal.bid is None else deal.bid.tricks
+    callers, bid, options = deal.callers, None if deal.bid is None else deal.bid.tricks, deal.options
 
     def value(won0, won1, first_seven, tens0, tens1, kind, winner, team):
         won = (won0, won1)
         facts = Facts(callers=callers, tricks=won, first_seven=None if first_seven < 0 else first_seven,
-                      sweep=0 if won == (13, 0) else 1 if won == (0, 13) else None, tens=(tens0, tens1), bid=bid,
+                      sweep=sweep(won, options), tens=(tens0, tens1), bid=bid,
                       decided=None if kind == KIND_NONE else (winner, KIND_NAMES[kind], None))
         return scorers[team].encode_result(scoring.score(facts))
     return value

@@ -111,6 +111,7 @@ def test_presets_list_hokm_and_the_new_options(client):
     assert options["mendikot_loser_deals"] == {**options["mendikot_loser_deals"], "default": "same",
                                                "values": ["same", "partner"]}
     assert options["next_deal_from"]["values"] == ["dealer", "trump_setter"] and "hokm" in options["scoring"]["values"]
+    assert options["tens_end"]["values"] == ["all_tricks", "settled"] and options["band_caller_reveals"]["default"] is True
 
 
 def test_a_hokm_kot_over_http(client):
@@ -123,6 +124,7 @@ def test_a_hokm_kot_over_http(client):
     ("court-piece", {"scoring": "deals", "defenders_double": True}, "defenders_double"),
     ("hokm", {"next_deal_from": "trump_setter"}, "next_deal_from"),
     ("court-piece", {"pile_trump_ace_no_seal": True}, "pile_ace_no_seal"),
+    ("court-piece", {"tens_end": "settled"}, "tens_end"),
 ])
 def test_an_option_that_decides_nothing_is_a_422_saying_why(client, preset, options, name):
     r = post(client, {"preset": preset, "options": options, "deals": []})

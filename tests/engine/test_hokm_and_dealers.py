@@ -4,10 +4,15 @@ concrete deals, and a whole Hokm match as navidAbbasian/kibord's HokmRulesTest p
 
 With dealer d the caller (the Hakem) is seat d+1; in the app's words the Hakem stays while his
 team wins and passes to the next seat (ours: the dealer's right) when it loses."""
-import pytest
+import random
 
-from referee.engine import OptionError, resolve
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine import OptionError, adjudicate, resolve
 from referee.engine.options import effective
+from referee.engine.simulate import random_record
 from tests.helpers import deal, ev, verdict, won_by
 
 
@@ -154,6 +159,9 @@ def test_next_deal_from_the_trump_setter(winners, setter, winner, nxt):
     ("court-piece", {"mendikot_loser_deals": "partner"}, "mendikot_loser_deals"),
     ("mendikot", {"dealer_rule": "rotate", "mendikot_loser_deals": "partner"}, "mendikot_loser_deals"),
     ("court-piece", {"next_deal_from": "trump_setter"}, "next_deal_from"),
+    ("court-piece", {"tens_end": "settled"}, "tens_end"),
+    ("mendikot", {"band_caller_reveals": False}, "band_caller_reveals"),
+    ("mendikot", {"trump": "hidden", "band_caller_reveals": False}, "band_caller_reveals"),
 ])
 def test_an_option_that_decides_nothing_is_refused_naming_it(preset, overrides, name):
     with pytest.raises(OptionError) as info:
@@ -173,6 +181,8 @@ def test_an_option_that_decides_nothing_is_refused_naming_it(preset, overrides, 
     ("mendikot", {"mendikot_loser_deals": "partner", "next_deal_from": "trump_setter"}),
     ("court-piece", {"scoring": "points", "goon_court_courts": 3, "streak_points": 3}),
     ("hokm", {"play_on": True}),
+    ("dehla-pakad", {"tens_end": "settled"}),
+    ("mendikot", {"trump": "band", "band_caller_reveals": False}),
 ])
 def test_an_option_that_decides_something_is_accepted(preset, overrides):
     assert effective(preset, overrides) == resolve(preset, overrides)
@@ -212,3 +222,126 @@ def verdict_closed(deals, settler, closed=True, **options):
 
     record = {"preset": "hokm", "options": options, "deals": deals, **({"closed": True} if closed else {})}
     return adjudicate_dict(record, settler)
+
+
+# -- tens_end: settled (end.tens-settled) --------------------------------------------------------------
+# won_by's single-suit tricks put the tens in tricks 2, 5, 8 and 11, each to that trick's winner.
+
+def tens_deal(winners: list[int]) -> dict:
+    d = won_by(0, winners)
+    del d["trump"]  # first_void: no one shows out before trick 13 here
+    return d
+
+
+def test_settled_a_sweep_ends_at_the_fourth_ten_as_a_whitewash():
+    """The worked example: seat 1 wins tricks 1-11, the fourth ten in trick 11."""
+    v = verdict("mendikot", [tens_deal([1] * 11)], tens_end="settled")
+    assert v["valid"], v["errors"]
+    d = v["deals"][0]
+    assert d["status"] == "complete" and len(d["tricks"]) == 11 and d["tricks_won"] == [0, 11]
+    assert d["tricks"][10]["rule"] == ["end.tens-settled"]
+    assert d["result"]["kind"] == "whitewash" and d["result"]["points"] == [0, 3]
+    assert d["result"]["rule"] == ["mendikot.tens", "end.tens-settled", "score.tens"]
+    assert verdict("mendikot", [tens_deal([1] * 11)])["deals"][0]["status"] == "in_progress"  # all_tricks
+
+
+def test_settled_three_one_ends_at_the_fourth_ten_and_nothing_after_is_played():
+    d = verdict("mendikot", [tens_deal([1, 0] + [1] * 9)], tens_end="settled")["deals"][0]
+    assert d["status"] == "complete" and d["tricks_won"] == [1, 10] and d["result"]["tens"] == [1, 3]
+    assert d["result"]["kind"] == "mendi" and d["result"]["points"] == [0, 1]
+    more = verdict("mendikot", [tens_deal([1, 0] + [1] * 10)], tens_end="settled")
+    assert [(e["code"], e["event"]) for e in more["errors"]] == [("play_after_end", 44)]
+
+
+def test_settled_two_two_ends_when_a_team_has_seven_tricks():
+    # Seats 0 and 2 take tricks 1-6 (the tens of tricks 2 and 5), seat 1 tricks 7-12 (8 and 11):
+    # all four tens are in at trick 11, 2-2, but 6-5: play goes on; trick 12 makes 6-6, trick 13 7-6.
+    d = verdict("mendikot", [tens_deal([0] * 6 + [1] * 6)], tens_end="settled")["deals"][0]
+    assert d["status"] == "in_progress" and d["result"] is None
+    # Seat 0 takes tricks 1-7 (tens 2, 5), seat 1 tricks 8-11 (tens 8, 11): 2-2 with 7 tricks: the end.
+    d = verdict("mendikot", [tens_deal([0] * 7 + [1] * 4)], tens_end="settled")["deals"][0]
+    assert d["status"] == "complete" and d["tricks_won"] == [7, 4]
+    assert d["result"]["kind"] == "win" and d["result"]["winner"] == 0 and d["result"]["tens"] == [2, 2]
+
+
+def test_settled_in_a_pile_game_counts_only_the_tens_collected():
+    """dehla-pakad: with no trump set yet no pair collects (pile.delayed, R-15), so the four tens
+    won by seat 1 lie in the pile: nothing is settled and play goes on."""
+    d = verdict("dehla-pakad", [tens_deal([1] * 11)], tens_end="settled")["deals"][0]
+    assert d["status"] == "in_progress" and d["tricks_won"] == [0, 0] and d["pile"] == 11
+
+
+# -- band_caller_reveals: false (trump.band.caller-reveals) ---------------------------------------------
+# Dealer 0: seat 1 calls and lays the band trump (2S).
+
+BAND_ASK = {"trump": "band", "band_reveal": "ask"}
+
+
+def test_the_caller_may_not_show_the_band_trump_on_lead():
+    v = verdict("mendikot", [deal(0, ev("1:? 1:AS"), {"hidden": "2S"})], **BAND_ASK, band_caller_reveals=False)
+    assert [(e["code"], e["event"], e["rule"]) for e in v["errors"]] == [("bad_reveal", 0, ["trump.hidden.lead", "R-13"])]
+    assert "trump.band.caller-reveals" in v["errors"][0]["message"]
+    assert verdict("mendikot", [deal(0, ev("1:? 1:AS"), {"hidden": "2S"})], **BAND_ASK)["valid"]  # the default
+    start = verdict("mendikot", [deal(0, [], {"hidden": "2S"})], **BAND_ASK, band_caller_reveals=False)
+    assert start["next"]["to_play"] == 1 and start["next"]["reveal"] is False
+
+
+def test_the_caller_may_not_ask_but_another_seat_may():
+    # Seat 1 leads AH; seat 2 cannot follow and asks: shown. Seat 1 unable to follow later may not ask.
+    v = verdict("mendikot", [deal(0, ev("1:AH 2:? 2:3S 3:KH 0:QH"), {"hidden": "2S"})], **BAND_ASK,
+                band_caller_reveals=False)
+    assert v["valid"] and v["deals"][0]["trump"]["revealed"]["seat"] == 2
+    v = verdict("mendikot", [deal(0, ev("1:2H 2:AH 3:3H 0:4H 2:AD 3:5D 0:6D 1:?"), {"hidden": "2S"})], **BAND_ASK,
+                band_caller_reveals=False)
+    assert [(e["code"], e["event"]) for e in v["errors"]] == [("bad_reveal", 7)]
+
+
+def test_settled_at_the_bell_perfect_play_ends_at_the_fourth_ten():
+    """Seat 1 has won tricks 1-10 (three tens) and leads trick 11 holding TC over everyone's
+    lower clubs: perfect play brings in the fourth ten and the deal ends there, a whitewash."""
+    from referee.engine import adjudicate_dict
+    from tests.helpers import searching
+
+    d = won_by(0, [1] * 10, hands=True)
+    del d["trump"]
+    v = adjudicate_dict({"preset": "mendikot", "options": {"tens_end": "settled", "abandoned_deal": "perfect_play"},
+                         "closed": True, "deals": [d]}, searching())
+    deal0 = v["deals"][0]
+    assert deal0["status"] == "complete" and len(deal0["tricks"]) == 11 and deal0["tricks"][10]["winning_card"] == "TC"
+    assert deal0["result"]["kind"] == "whitewash" and deal0["result"]["points"] == [0, 3]
+
+
+def test_settled_a_claim_counts_only_the_tricks_before_the_end():
+    """R-34c: the deal ends at trick 11, so seat 1's claim of the three tricks left gets one."""
+    from referee.engine import adjudicate_dict
+    from tests.helpers import searching
+
+    d = won_by(0, [1] * 10, hands=True)
+    del d["trump"]
+    d["events"] += [{"seat": 1, "claim": 3}, {"seat": 2, "dispute": True}]
+    v = adjudicate_dict({"preset": "mendikot", "options": {"tens_end": "settled"}, "deals": [d]}, searching())
+    deal0 = v["deals"][0]
+    assert (deal0["claim"]["can_take"], deal0["claim"]["held"], deal0["claim"]["awarded"]) == (1, False, 1)
+    assert len(deal0["tricks"]) == 11 and deal0["result"]["kind"] == "whitewash"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_settled_random_mendikot_deals_end_at_the_first_trick_that_settles_them(seed):
+    """Counted here from the tricks' cards, not by the engine's rule: the tens each team took
+    and its tricks, trick by trick; the deal ends at the first trick where the four tens are in
+    and split 4-0 or 3-1, or 2-2 with a team at seven tricks; else all 13 are played."""
+    options = {"tens_end": "settled"}
+    v = adjudicate(random_record("mendikot", resolve("mendikot", options), 3, random.Random(seed), options))
+    assert v["valid"], v["errors"]
+    for d in v["deals"]:
+        tens, won, end = [0, 0], [0, 0], 13
+        for n, t in enumerate(d["tricks"], start=1):
+            team = t["winner"] % 2
+            won[team] += 1
+            tens[team] += sum(c["card"][0] == "T" for c in t["cards"])
+            if sum(tens) == 4 and (max(tens) >= 3 or max(won) >= 7):
+                end = n
+                break
+        assert len(d["tricks"]) == end and d["result"]["tens"] == tens
+        assert (d["result"]["kind"] == "whitewash") == (min(won) == 0)

@@ -18,7 +18,8 @@ GAMES = [(p, {}) for p in sorted(PRESETS)] + [
     ("double-sir", {"pile_after_collect": "each_win"}), ("hidden-rung", {"pile_after_collect": "each_win"}),
     ("court-piece", {"dealer_rule": "rotate"}), ("double-sir", {"scoring": "deals"}),
     ("band-rang", {"trump": "hidden"}), ("court-piece", {"dealer_rule": "partner_on_callers_win"}),
-    ("mendikot", {"mendikot_loser_deals": "partner"}), ("dehla-pakad", {"next_deal_from": "trump_setter"})]
+    ("mendikot", {"mendikot_loser_deals": "partner"}), ("dehla-pakad", {"next_deal_from": "trump_setter"}),
+    ("mendikot", {"tens_end": "settled"}), ("mendikot", {"trump": "band", "band_caller_reveals": False})]
 games = st.sampled_from(GAMES)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 SETTINGS = settings(max_examples=150, deadline=None)

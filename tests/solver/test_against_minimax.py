@@ -47,6 +47,11 @@ GROUPS = [
     ("band-rang", {"trump": "hidden"}, 0.15),
     ("hokm", {}, 0.3),  # GROUPS[30]: among the paths' groups (test_paths takes every third)
     ("double-sir", {"scoring": "hokm"}, 0.3),
+    ("dehla-pakad", {"tens_end": "settled"}, 0.3),
+    ("mendikot", {"tens_end": "settled"}, 0.3),  # GROUPS[33], a paths' group
+    ("mendikot", {"trump": "band", "band_caller_reveals": False}, 0.0),
+    ("mendikot", {"trump": "band", "band_reveal": "auto", "band_caller_reveals": False, "tens_end": "settled"}, 0.0),
+    ("mendikot", {"trump": "band", "band_reveal": "ask", "band_caller_reveals": False}, 0.1),  # GROUPS[36]
 ]
 SETTINGS = settings(max_examples=8, deadline=None, derandomize=True)
 
