@@ -381,7 +381,8 @@ def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
 def workers() -> list[tuple[str, dict]]:
     from referee.store.delivery import BATCH as EVENTS, settings
 
-    baseline = {**settings(), "timeout": 10.0, "budget": float("inf"), "turn": EVENTS}
+    baseline = {**settings(), "timeout": 10.0, "budget": float("inf"), "turn": EVENTS, "threads": 1,
+                "slow": float("inf")}
     return [("unprotected delivery, baseline", baseline), ("referee deliver (referee.store.delivery)", settings())]
 
 

@@ -3,6 +3,7 @@ addresses. Every receiver here listens on 127.0.0.1, every loop is bounded in ti
 import json
 import socket
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -37,6 +38,18 @@ def raw_hook(store, tid, url, secret):
                     failures=0, next_attempt_at=utcnow(), created_at=utcnow())
         s.add(w)
         return w.id
+
+
+def working(store, stop: threading.Event) -> threading.Thread:
+    """A worker delivering pass after pass, on a thread of its own, until `stop` is set."""
+    def work():
+        worker = Worker(store.db)
+        while not stop.is_set():
+            worker.run_once()
+            stop.wait(0.05)
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    return thread
 
 
 def port_of(rx):
@@ -257,15 +270,7 @@ def test_a_slow_receiver_is_cut_at_one_deadline_and_a_live_worker_never_duplicat
         hook, _ = Webhooks(store).register(t.id, key, rx.url)
         one_match(store, t.id, key)
         stop = threading.Event()
-
-        def work():
-            worker = Worker(store.db)
-            while not stop.is_set():
-                worker.run_once()
-                stop.wait(0.05)
-        workers = [threading.Thread(target=work, daemon=True) for _ in range(2)]
-        for w in workers:
-            w.start()
+        workers = [working(store, stop) for _ in range(2)]
         stop.wait(3)
         stop.set()
         for w in workers:
@@ -329,10 +334,11 @@ def test_subscriptions_are_served_in_turn_each_within_its_budget_per_pass(store,
         assert [b for _, b in receivers[0].accepted()] == [b for _, b in receivers[1].accepted()]  # in order, once
 
 
-def test_one_pass_interleaves_the_subscriptions_events(store, allow_loopback_hooks):
-    """One pass delivers every event to three subscriptions round by round: each receiver
-    has its k-th event before any has its (k+1)-th (before, the first had all of its own
-    before the second had one)."""
+def test_one_pass_interleaves_the_subscriptions_events(store, monkeypatch, allow_loopback_hooks):
+    """One pass on one thread delivers every event to three subscriptions round by round (the
+    fewest turns first): each receiver has its k-th event before any has its (k+1)-th
+    (before, the first had all of its own before the second had one)."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_THREADS", "1")
     t, key, _ = store.create_tournament("t", "court-piece", {}, True)
     receivers = [Receiver(delay=0.02) for _ in range(3)]
     with receivers[0], receivers[1], receivers[2]:
@@ -359,3 +365,68 @@ def test_subscriptions_with_nothing_to_send_take_no_place_in_a_pass(store, allow
         one_match(store, other.id, other_key)
         Worker(store.db).run_once()
         assert (len(busy.accepted()), len(idle.accepted())) == (_feed_length(store, other.id), 0)
+
+
+# -- issue 38, item 5: no subscription delays another's first attempt by more than one attempt --
+
+def test_a_slow_answer_delivers_its_event_and_counts_against_the_receiver(store, monkeypatch, allow_loopback_hooks):
+    """A receiver that answers 200 after 0.4 s, over REFEREE_WEBHOOK_SLOW (0.2 s) and under the
+    attempt's limit: its event is delivered (not sent again), and the subscription is backed
+    off as after a failure, leaving the pass after that one event; it is not disabled for it.
+    A prompt receiver of the same tournament gets every event in the same pass."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_SLOW", "0.2")
+    monkeypatch.setenv("REFEREE_WEBHOOK_BACKOFF", "60")
+    monkeypatch.setenv("REFEREE_WEBHOOK_MAX_BACKOFF", "60")
+    monkeypatch.setenv("REFEREE_WEBHOOK_MAX_FAILURES", "1")
+    t, key, _ = store.create_tournament("t", "court-piece", {}, True)
+    with Receiver(delay=0.4) as slow, Receiver() as prompt:
+        slow_hook, _ = Webhooks(store).register(t.id, key, slow.url)
+        Webhooks(store).register(t.id, key, prompt.url)
+        one_match(store, t.id, key)
+        events = _feed_length(store, t.id)
+        Worker(store.db).run_once()
+        assert (len(slow.requests), len(prompt.accepted())) == (1, events)
+    assert log_of(store, slow_hook["id"]) == [(True, 200, None)]
+    with store.db.transaction() as s:
+        hook = s.get(Webhook, slow_hook["id"])
+        assert (hook.delivered_seq, hook.failures, hook.active) == (1, 1, True)
+        assert hook.next_attempt_at > utcnow()  # backed off (30-60 s)
+
+
+def test_slow_receivers_that_never_fail_delay_another_tournament_s_first_event_by_one_attempt(
+        store, monkeypatch, allow_loopback_hooks):
+    """Issue 38's reproduction, scaled down: 16 receivers that each answer every event in
+    0.5 s (under REFEREE_WEBHOOK_SLOW here, so never backed off) on a worker of 4 threads,
+    each with a match's events to take. Another tournament's first event, written while they
+    are served, is sent before any more of theirs than the 4 attempts under way and the 4
+    the worker may start before it looks again (before: after every one of theirs, 16 x 10
+    events, about 149 s in the issue's run)."""
+    monkeypatch.setenv("REFEREE_WEBHOOK_THREADS", "4")
+    monkeypatch.setenv("REFEREE_WEBHOOK_SLOW", "60")
+    busy, busy_key, _ = store.create_tournament("busy", "court-piece", {}, True)
+    slow = [Receiver(delay=0.5) for _ in range(16)]
+    for rx in slow:
+        rx.__enter__()
+    try:
+        for rx in slow:
+            Webhooks(store).register(busy.id, busy_key, rx.url)
+        one_match(store, busy.id, busy_key)
+        stop = threading.Event()
+        thread = working(store, stop)
+        for rx in slow:
+            assert rx.wait_for(1, seconds=60), "every slow receiver had its first event"
+        with Receiver() as prompt:
+            other, other_key, _ = store.create_tournament("other", "court-piece", {}, True)
+            Webhooks(store).register(other.id, other_key, prompt.url)
+            one_match(store, other.id, other_key)
+            written = time.monotonic()
+            assert prompt.wait_for(1, seconds=60)
+            first = prompt.arrivals[0]
+            stop.set()
+            thread.join(timeout=30)
+        meanwhile = sum(1 for rx in slow for at in rx.arrivals if written < at < first)
+        assert meanwhile <= 8, meanwhile
+        assert sum(len(rx.arrivals) for rx in slow) < 16 * _feed_length(store, busy.id)  # still under way
+    finally:
+        for rx in slow:
+            rx.__exit__(None, None, None)
