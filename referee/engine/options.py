@@ -282,9 +282,10 @@ def effective(preset: str, overrides: dict[str, Any] | None = None) -> Options:
     (option.no-effect): set to anything but its default, it would be accepted and ignored.
     The check of a new record or tournament; a record accepted before is judged as it was."""
     options = resolve(preset, overrides)
-    given = _unalias(overrides or {})
-    for name in given.keys() & ACTS_WHEN.keys():
-        acts, why = ACTS_WHEN[name]
-        if getattr(options, name) != _DEFAULTS[name] and not acts(options):
-            raise OptionError(f"option \"{name}\" has no effect here: {why} ({NO_EFFECT})", name)
+    for name in overrides or {}:
+        spelled = ALIASES[name][0] if name in ALIASES else name  # named as the record gives it
+        if spelled in ACTS_WHEN:
+            acts, why = ACTS_WHEN[spelled]
+            if getattr(options, spelled) != _DEFAULTS[spelled] and not acts(options):
+                raise OptionError(f"option \"{name}\" has no effect here: {why} ({NO_EFFECT})", name)
     return options

@@ -123,7 +123,7 @@ def test_a_hokm_kot_over_http(client):
     ("court-piece", {"scoring": "deals", "kot": True}, "kot"),
     ("court-piece", {"scoring": "deals", "defenders_double": True}, "defenders_double"),
     ("hokm", {"next_deal_from": "trump_setter"}, "next_deal_from"),
-    ("court-piece", {"pile_trump_ace_no_seal": True}, "pile_ace_no_seal"),
+    ("court-piece", {"pile_trump_ace_no_seal": True}, "pile_trump_ace_no_seal"),
     ("court-piece", {"tens_end": "settled"}, "tens_end"),
 ])
 def test_an_option_that_decides_nothing_is_a_422_saying_why(client, preset, options, name):
