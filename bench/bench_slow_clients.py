@@ -38,6 +38,14 @@ client goes: the referee before issue 33, the baseline) and as served (referee.b
   out of reach), and /healthz meanwhile: the answers by status, how long the 32 took, and
   the worst /healthz.
 
+The fair-use case (FAIR below) runs against `referee serve`'s settings twice, with search slots
+given first come and a request finding none refused at once (REFEREE_SEARCH_QUEUE_SECONDS=0:
+the referee before issue 38, the baseline) and as served (a fair queue, referee.slots):
+- claim-loop: four connections from 127.0.0.1 (so both workers have some) looping disputed
+  claims that search to the claim's node limit (REFEREE_CLAIM_MAX_NODES=200000 here, a new
+  deal each time: no claim settled before), for 20 s; another client (127.0.0.2) posts a
+  quick claim every second meanwhile: its answers by status and the slowest.
+
 Figures only: no assertion; not part of the tests.
 """
 from __future__ import annotations
@@ -321,6 +329,54 @@ def claim_flood(port: int, master: int) -> str:
             f"workers' CPU in those 20 s {_workers_cpu(master) - cpu:.1f} s")
 
 
+def claim_loop(port: int, master: int) -> str:
+    import http.client
+
+    from tests.test_budget import claim_deal, record_of
+
+    stop, searched = time.monotonic() + 20.0, []
+
+    def loop(seed: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        while time.monotonic() < stop:
+            conn.request("POST", "/v1/verdicts", json.dumps(early_claim(seed)), {"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            answer.read()
+            searched.append(answer.status)
+            seed += 4
+        conn.close()
+
+    def victim() -> tuple[int, float]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT, source_address=("127.0.0.2", 0))
+        began = time.monotonic()
+        try:
+            conn.request("POST", "/v1/verdicts", json.dumps(record_of(claim_deal(3))), {"Content-Type": "application/json"})
+            answer = conn.getresponse()
+            answer.read()
+            return answer.status, time.monotonic() - began
+        except OSError:
+            return 0, time.monotonic() - began
+        finally:
+            conn.close()
+
+    loops = [threading.Thread(target=loop, args=(1000 + k,)) for k in range(4)]
+    for t in loops:
+        t.start()
+    time.sleep(1.0)  # both searching
+    answers = []
+    while time.monotonic() < stop:
+        began = time.monotonic()
+        answers.append(victim())
+        time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+    for t in loops:
+        t.join()
+    statuses = [s for s, _ in answers]
+    counts = ", ".join(f"{statuses.count(c)} x {c or 'no answer'}" for c in sorted(set(statuses)))
+    looped = ", ".join(f"{searched.count(c)} x {c}" for c in sorted(set(searched)))
+    return (f"four connections looping claims ({looped}); another client's claim each second: "
+            f"{counts}, the slowest {max(t for _, t in answers):.2f} s")
+
+
 def analyses(port: int, master: int) -> str:
     record = early_claim()
     record["preset"] = "double-sir"  # a pile game's first lead: past 2 s of search
@@ -354,6 +410,10 @@ def analyses(port: int, master: int) -> str:
 CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
 DELIVERY = {"slow-receivers": slow_receivers}
 PERFECT_PLAY = {"claim-flood": claim_flood, "analyses": analyses}
+FAIR = {"claim-loop": claim_loop}
+FAIR_SERVERS = [("first come, no queue, baseline", {"REFEREE_SEARCH_QUEUE_SECONDS": "0"}),
+                ("referee serve (referee.slots)", {})]
+FAIR_LIMITS = {"REFEREE_CLAIM_MAX_NODES": "200000"}  # short searches: the loop keeps the slots busy
 UNBOUNDED = {"REFEREE_PERFECT_PLAY_MAX_SECONDS": "0", "REFEREE_SEARCHES_PER_PROCESS": "0",
              "REFEREE_SEARCHES_PER_SERVER": "0", "REFEREE_PERFECT_PLAY_WATCH_CLIENTS": "0"}
 ANALYSIS_LIMITS = {"REFEREE_ANALYSIS_MAX_SECONDS": "2", "REFEREE_ANALYSIS_MAX_NODES": "1000000000"}
@@ -371,7 +431,7 @@ def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
     proc, port = start(args, env)
     try:
         for n, case in enumerate(cases):
-            line = CASES[case](port) if case in CASES else PERFECT_PLAY[case](port, proc.pid)
+            line = CASES[case](port) if case in CASES else {**PERFECT_PLAY, **FAIR}[case](port, proc.pid)
             print(f"{name if n == 0 else '':<38} {line}", flush=True)
     finally:
         proc.terminate()
@@ -389,7 +449,7 @@ def workers() -> list[tuple[str, dict]]:
 def main() -> None:
     global BATCH
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    every = [*CASES, *DELIVERY, *PERFECT_PLAY]
+    every = [*CASES, *DELIVERY, *PERFECT_PLAY, *FAIR]
     parser.add_argument("--cases", default=",".join(every), help=f"comma-separated, of {', '.join(every)}")
     chosen = parser.parse_args().cases.split(",")
     cases = [c for c in chosen if c in CASES]
@@ -406,6 +466,9 @@ def main() -> None:
         perfect = [c for c in chosen if c in PERFECT_PLAY]
         for name, unbounded in PERFECT_PLAY_SERVERS if perfect else []:
             measure(name, SERVERS[-1][1], {**env, **ANALYSIS_LIMITS, **unbounded}, perfect)
+        fair = [c for c in chosen if c in FAIR]
+        for name, queue in FAIR_SERVERS if fair else []:
+            measure(name, SERVERS[-1][1], {**env, **FAIR_LIMITS, **queue}, fair)
     for case in (c for c in chosen if c in DELIVERY):
         for name, conf in workers():
             print(f"{name:<42} {DELIVERY[case](conf)}", flush=True)

@@ -68,8 +68,10 @@ class Files:
     def holders(self) -> list[Entry]:
         return self._held("slot-")
 
-    def waiters(self) -> list[Entry]:
-        return self._held("wait-", forget=True)
+    def waiters(self, forget: bool = False) -> list[Entry]:
+        """The waiters; `forget` (only while deciding, when no waiter is half made): remove
+        the files of waiters whose process ended without cleaning up."""
+        return self._held("wait-", forget)
 
     def lock_slot(self, entry: Entry) -> int | None:
         """A free slot's file, held and saying `entry` (call it while deciding); None if every
@@ -93,7 +95,7 @@ class Files:
 
     def wait(self, entry: Entry) -> tuple[int, str]:
         """A waiter's file, held (call it while deciding): (its descriptor, its name)."""
-        name = f"wait-{os.getpid()}-{next(self._seq)}"
+        name = f"wait-{os.getpid()}-{next(self._seq)}-{os.urandom(4).hex()}"  # a dead process's pid comes back
         fd = open_file(self.fd, name, os.O_RDWR | os.O_CREAT | os.O_EXCL)
         fcntl.flock(fd, fcntl.LOCK_EX)
         _write(fd, entry._replace(name=name))
@@ -102,6 +104,8 @@ class Files:
     def leave(self, fd: int, name: str) -> None:
         try:
             os.unlink(name, dir_fd=self.fd)
+        except FileNotFoundError:  # taken for a dead waiter's, the process's own being unknown
+            pass
         finally:
             os.close(fd)
 

@@ -181,7 +181,7 @@ class Slots:
         try:
             while True:
                 with self.files.deciding():
-                    if self._first(self.files.waiters()).name == name:
+                    if self._first(self.files.waiters(forget=True)).name == name:
                         locked = self.files.lock_slot(entry)
                         if locked is not None:
                             return locked

@@ -226,3 +226,19 @@ def test_a_scorer_s_claim_waits_its_turn_on_both_databases_and_its_key_is_a_clie
         assert r.status_code == 200 and r.get_json()["deal"]["verdict"]["claim"]["awarded"] == 2, r.get_json()
     finally:
         app.extensions["referee.store"].db.dispose()
+
+
+def test_a_waiter_s_file_is_removed_only_while_deciding_never_while_it_may_be_half_made(tmp_path):
+    """A server's waiter makes its file, then locks it: one read in between (a refusal's
+    Retry-After, another request joining the line) took it for a dead waiter's and removed
+    it, and the waiter's own removal then failed (a 500 under load)."""
+    slots = Slots(None, 1, tmp_path / "slots", seconds=30)
+    held = slots.take(labels=("address:a",))
+    half_made = tmp_path / "slots" / "wait-1-0-feed"
+    half_made.write_text("")  # made, not yet locked
+    half_made.chmod(0o600)
+    slots.retry_after()
+    assert half_made.exists()
+    held.release()
+    assert slots.take(labels=("address:b",), wait=0.01) is not None  # deciding, it is known for a dead one's
+    assert not half_made.exists()
