@@ -136,3 +136,15 @@ def test_an_option_that_decides_nothing_is_a_422_saying_why(client, preset, opti
 def test_a_tournament_with_an_option_that_decides_nothing_is_a_422(store_client):
     r = store_client.post("/v1/tournaments", json={"name": "x", "preset": "court-piece", "options": {"kot": True}})
     assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/options/kot"
+
+
+def test_a_record_taken_before_with_an_option_that_decides_nothing_is_still_read():
+    """option.no-effect refuses new records only: a stored match's record and a signed verdict's
+    (check_record's stored and accepted) are read as they were taken, and judged the same."""
+    from referee.record_shape import RecordProblems, check_record
+
+    record = {"preset": "court-piece", "options": {"scoring": "deals", "kot": True}, "deals": [won_by(0, [1] * 7)]}
+    with pytest.raises(RecordProblems) as info:
+        check_record(record)
+    assert [p["pointer"] for p in info.value.problems] == ["/options/kot"]
+    assert check_record(record, stored=True)["options"] == check_record(record, accepted=True)["options"]
