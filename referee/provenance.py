@@ -204,8 +204,11 @@ def verdict_digest(verdict: dict) -> str:
 def place(match: str, revision: int, previous: dict | None) -> dict:
     """Where a stored match's verdict stands, signed with it: its match, its revision and the
     digest of the revision before's verdict (null for the first), so that a match's revisions
-    are a chain in which a dropped, moved or changed revision shows."""
-    return {"match": match, "revision": revision, "previous": None if previous is None else verdict_digest(previous)}
+    are a chain in which a dropped, moved or changed revision shows. Null too after an
+    unsigned verdict: its digest would let anyone test a guess of a card it hid (R-31), where
+    a signed one's holds the signature, which no guess can make."""
+    chained = previous is not None and previous.get("signature") is not None
+    return {"match": match, "revision": revision, "previous": verdict_digest(previous) if chained else None}
 
 
 def unsigned_verdict(verdict_json: bytes, provenance: dict) -> bytes:

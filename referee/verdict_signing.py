@@ -134,7 +134,7 @@ def read_keys(text: str, where: str) -> list[Key]:
     """The keys of a ring file or of a saved GET /v1/keys answer."""
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise RingError(f"{where}: not JSON ({exc})") from None
     entries = data.get("keys") if isinstance(data, dict) else None
     if not isinstance(entries, list):

@@ -362,10 +362,9 @@ def _checked(subject: Subject, keys: dict[str, Key], keys_from: str) -> Report:
 def verify_files(files: list[str], record_files: list[str], key_args: list[str]) -> tuple[list[Report], int]:
     try:
         keys, keys_from = load_keys(key_args)
-    except (RingError, OSError) as exc:
-        report = Report("referee verify")
-        report.say(str(exc), REFUSED)
-        return [report], REFUSED
+    except (RingError, OSError, ValueError) as exc:  # a key file unreadable (2) or not keys (4)
+        status = REFUSED if isinstance(exc, OSError) else MALFORMED
+        return [_problem("referee verify", str(exc), status)], status
     reports = []
     for subject in subjects(files, record_files):
         reports.append(subject if isinstance(subject, Report) else _checked(subject, keys, keys_from))

@@ -143,7 +143,8 @@ def places(match: Any, revisions: list[dict]) -> list[dict]:
     out, before = [], None
     for r in revisions:
         out.append({"match": match, "revision": r.get("number"), "before": before})
-        before = (r.get("number"), verdict_digest(r["verdict"]) if isinstance(r["verdict"], dict) else None)
+        signed = isinstance(r["verdict"], dict) and r["verdict"].get("signature") is not None
+        before = (r.get("number"), verdict_digest(r["verdict"]) if signed else None)  # unsigned: not chained
     return out
 
 
@@ -165,7 +166,7 @@ def misplaced(prov: dict, where: dict) -> tuple[str, bool] | None:
                 f"{previous}) that is not in the file before it: a revision was dropped", True)
     if before is not None and previous != before[1]:
         said = "as the match's first revision" if previous is None else f"after a revision whose digest is {previous}"
+        here = f"has digest {before[1]}" if before[1] else "is unsigned"
         return (f"the chain breaks between revision {before[0]} and revision {where['revision']}: it was signed "
-                f"{said}, and revision {before[0]} here has digest {before[1]}: a revision was dropped, moved or "
-                "changed", True)
+                f"{said}, and revision {before[0]} here {here}: a revision was dropped, moved or changed", True)
     return None

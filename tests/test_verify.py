@@ -189,7 +189,7 @@ def test_the_command_reads_exports_batches_and_bare_verdicts_with_their_records(
     assert main(["verify", str(export), "--key", keys]) == OK
     assert "export.jsonl:2 revision 1: the signature holds" in capsys.readouterr().out
     assert main(["verify", record, "--key", keys]) == REFUSED  # a record is not a verdict
-    assert main(["verify", bare, "--record", record, "--key", "not-a-key"]) == REFUSED
+    assert main(["verify", bare, "--record", record, "--key", "not-a-key"]) == MALFORMED
 
 
 def test_check_json_output_has_provenance_and_verifies_as_unsigned(tmp_path, capsys):
@@ -320,7 +320,7 @@ def _cli(tmp_path, *args) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("how", ["key a list", "nested 600 deep", "signature a number", "provenance a list",
-                                 "revision a string", "not JSON"])
+                                 "revision a string", "not JSON", "a key ring nested deep"])
 def test_malformed_input_is_a_refusal_with_its_own_exit_status_never_a_traceback(tmp_path, ring, how):
     verdict = signed(REVOKE, ring)
     if how == "key a list":
@@ -336,9 +336,13 @@ def test_malformed_input_is_a_refusal_with_its_own_exit_status_never_a_traceback
     path = write(tmp_path, "pair.json", {"record": REVOKE, "verdict": verdict})
     if how == "not JSON":
         (tmp_path / "pair.json").write_text('{"record": ')
-    done = _cli(tmp_path, path, "--key", str(tmp_path / "keys"))
+    keys, said = str(tmp_path / "keys"), path
+    if how == "a key ring nested deep":
+        (tmp_path / "deep").write_text("[" * 100_000 + "]" * 100_000)
+        keys, said = str(tmp_path / "deep"), "referee verify"
+    done = _cli(tmp_path, path, "--key", keys)
     assert done.returncode == MALFORMED == 4, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr and done.stdout.startswith(path + ": ")
+    assert "Traceback" not in done.stderr and done.stdout.startswith(said + ": ")
 
 
 def test_a_verdict_signed_the_second_after_a_rotation_is_signed_by_the_new_key(tmp_path, ring, monkeypatch):
@@ -396,3 +400,15 @@ def test_a_file_that_cannot_be_read_says_why_once(tmp_path, capsys):
     err = capsys.readouterr()
     said = err.out + err.err
     assert "cannot read: No such file or directory" in said and "cannot read it" not in said
+
+
+def test_an_unsigned_verdict_is_not_chained(tmp_path, ring):
+    """A server without a key ring signs nothing: the digest of its verdict would let anyone
+    test a guess of a card it hid, so the revision after names none (`previous` null)."""
+    unsigned = signed(REVOKE, None, place("m1", 1, None))
+    assert unsigned["signature"] is None
+    after = signed(RENAMED[1], ring, place("m1", 2, unsigned))
+    assert after["provenance"]["previous"] is None
+    status, said = verify_export(tmp_path, "m1", [{"number": 1, "record": REVOKE, "verdict": unsigned},
+                                                  {"number": 2, "record": RENAMED[1], "verdict": after}])
+    assert status == REFUSED and "revision 1: not signed" in said and "revision 2: the chain breaks" not in said

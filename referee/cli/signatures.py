@@ -84,7 +84,8 @@ def add_commands(sub) -> None:
                                    "trusted, a revision out of its place in its match's chain, or a file that holds "
                                    "no verdict; 3: a verdict not judged again completely (no record, or a claim past "
                                    "the search limit); 4: malformed input (not JSON, a member name twice in one "
-                                   "object, nesting too deep, a provenance member of the wrong type).")
+                                   "object, nesting too deep, a provenance member of the wrong type, a --key that holds "
+                                   "no key).")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--key", action="append", default=[], metavar="PUBLIC_KEY",
                    help="a key to trust: a saved GET /v1/keys answer (retired keys and their dates too), a key "
