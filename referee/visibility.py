@@ -195,16 +195,24 @@ def _hide_trump(deal: dict) -> None:
             card.pop("trump", None)
 
 
-def withheld(provenance: dict, live: list[int]) -> dict:
+def withheld(provenance: dict, live: list[int], before: list[int] | None = None) -> dict:
     """A verdict's provenance as a reader without the key sees it while a deal is live: the
     record's digest and the signature would let anyone test guesses of the hidden cards (hash
     a guessed record, or check the signature against it: R-31), so neither is shown; the
-    engine, rulebook and options digests are public facts and stay."""
-    which = f"deal {live[0] + 1} is" if len(live) == 1 else f"deals {', '.join(str(i + 1) for i in live)} are"
+    engine, rulebook and options digests are public facts and stay. `before`: the deals hidden
+    in the revision before, whose verdict's digest (`previous`) would test guesses as well."""
     chained = {"previous": None} if provenance.get("previous") else {}  # the digest of a verdict that held it
+    if not live:
+        return {**provenance, **chained,
+                "withheld": f"the revision before holds {_deals(before or [])} hidden now: its digest and the "
+                            "signature are shown with the tournament's key, and to everyone once no deal is live (R-31)"}
     return {**provenance, "record": None, **chained,
-            "withheld": f"{which} live: the record's digest and the signature are shown with the "
-                        "tournament's key, and to everyone once no deal is live (R-31)"}
+            "withheld": f"{_deals(live)} {'is' if len(live) == 1 else 'are'} live: the record's digest and the "
+                        "signature are shown with the tournament's key, and to everyone once no deal is live (R-31)"}
+
+
+def _deals(indices: list[int]) -> str:
+    return f"deal {indices[0] + 1}" if len(indices) == 1 else f"deals {', '.join(str(i + 1) for i in indices)}"
 
 
 def leads(deal_verdict: dict, nxt: dict | None = None) -> dict[int, str]:
@@ -227,9 +235,13 @@ class PublicView:
     """One revision (`record`, `verdict`) as a reader without the key sees it, decided by the
     current revision (`current`: its record and verdict; None when this is the current one)."""
 
-    def __init__(self, record: dict, verdict: dict, current: tuple[dict, dict] | None = None):
+    def __init__(self, record: dict, verdict: dict, current: tuple[dict, dict] | None = None,
+                 before: tuple[dict, dict] | None = None):
+        """`before`: the revision before this one, whose verdict's digest this one's provenance
+        holds (`previous`): that digest would test guesses of a deal hidden there."""
         self.full_record, self.full_verdict = record, verdict
         self.tables = hidden_deals(record, verdict, current)
+        self.chained = sorted(hidden_deals(*before, current)) if before and current else []
 
     def as_now(self, current: PublicView) -> PublicView:
         """This revision as a reader without the key sees it once `current` is the current one."""
@@ -252,14 +264,14 @@ class PublicView:
         return out
 
     def verdict(self) -> dict:
-        if not self.tables:
+        if not self.tables and not (self.chained and self.full_verdict.get("provenance", {}).get("previous")):
             return self.full_verdict
         out = dict(self.full_verdict)
         out["deals"] = [self.tables[i].deal_verdict(d, self.full_record["deals"][i]) if i in self.tables else d
                         for i, d in enumerate(self.full_verdict["deals"])]
         out["next"] = self._next(out["next"], out["deals"])
         if "provenance" in out:
-            out["provenance"], out["signature"] = withheld(out["provenance"], sorted(self.tables)), None
+            out["provenance"], out["signature"] = withheld(out["provenance"], sorted(self.tables), self.chained), None
         return out
 
     def _next(self, nxt: dict | None, deals: list[dict]) -> dict | None:

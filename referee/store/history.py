@@ -42,10 +42,18 @@ def history(s: Session, m: Match, upto: int | None = None) -> Iterator[Snapshot]
 
 def snapshot(s: Session, m: Match, number: int) -> Snapshot | None:
     """Revision `number`, or None if the match has no such revision."""
-    last = None
-    for last in history(s, m, number):
-        pass
-    return last if last is not None and last.number == number else None
+    return with_previous(s, m, number)[1]
+
+
+def with_previous(s: Session, m: Match, number: int) -> tuple[Snapshot | None, Snapshot | None]:
+    """Revisions `number` - 1 and `number` (None where the match has no such revision), read in
+    one pass."""
+    before = last = None
+    for snap in history(s, m, number):
+        before, last = last, snap
+    if last is None or last.number != number:
+        return None, None
+    return before, last
 
 
 def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: dict, verdict: dict,

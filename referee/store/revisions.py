@@ -7,7 +7,7 @@ from referee.visibility import PublicView
 
 from .db import Database
 from .errors import NotFound
-from .history import snapshot
+from .history import with_previous
 from .keys import reader_sees_all
 from .matches import load_match
 from .models import Revision
@@ -37,16 +37,17 @@ class Revisions:
         with self.db.reading() as s:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
-            r = None
+            before = r = None
             if 1 <= number <= m.revision:
-                r = snapshot(s, m, number)
+                before, r = with_previous(s, m, number)
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
             view = None
             if full:
                 record, verdict = r.record, r.verdict
             else:
-                view = PublicView(r.record, r.verdict, (m.record, m.verdict))
+                view = PublicView(r.record, r.verdict, (m.record, m.verdict),
+                                  before and (before.record, before.verdict))
                 record, verdict = view.record(), view.verdict()
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
                     "record": record, "verdict": verdict, "full": full, "full_record": r.record,

@@ -249,3 +249,26 @@ def test_an_older_revision_never_shows_what_the_live_table_has_not_seen(before, 
     for i, deal in enumerate(before):
         if deal in kept or deal in inserted:
             assert view.record()["deals"][i] == deal, i
+
+
+def test_a_revision_after_one_that_held_the_live_deal_withholds_that_ones_digest(store_client):
+    """Revision 2 deleted the live deal (by mistake), revision 3 put it back: revision 2 shows
+    nothing hidden, but its provenance's `previous` is the digest of revision 1's verdict,
+    which held the live deal (a hidden trump among a few candidates is found by hashing
+    guessed verdicts): it is withheld with the signature that covers it."""
+    t = make_tournament(store_client, preset="rr-hidden-rung")
+    live = won_by(0, [1] * 7, suits="CHDS", n=2) | {"trump": {"hidden": "2S"}}
+    done = won_by(2, [3] * 7, suits="CHDS") | {"trump": {"hidden": "2C"}}
+    r = post_match(store_client, t, [done, live])
+    mid, etag = r.get_json()["id"], r.headers["ETag"]
+    etag = correct(store_client, t, mid, etag, [done], reason="deal 2 was entered at the wrong table")
+    correct(store_client, t, mid, etag, [done, live], reason="it was this table's after all")
+    keyed = store_client.get(f"/v1/matches/{mid}/revisions/2", headers=auth(t["key"])).get_json()["verdict"]
+    assert keyed["provenance"]["previous"]
+    seen = store_client.get(f"/v1/matches/{mid}/revisions/2").get_json()
+    assert seen["record"]["deals"] == [done]  # nothing of revision 2 itself is hidden
+    assert seen["verdict"]["provenance"]["previous"] is None and seen["verdict"]["signature"] is None
+    assert "revision before" in seen["verdict"]["provenance"]["withheld"]
+    assert seen["verdict"]["provenance"]["record"] == keyed["provenance"]["record"]  # its own record is public
+    for n in (1, 3):
+        assert withheld(store_client, mid, n), n
