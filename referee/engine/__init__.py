@@ -21,7 +21,7 @@ Its modules, by job:
 from .cards import DECK, Card, caller_of, partner, team_of
 from .deal import Deal
 from .errors import InvalidCardError, OptionError, RecordError, RecordFormatError, RefereeError
-from .match import adjudicate, adjudicate_dict, judge
+from .match import adjudicate, adjudicate_dict, judge, judge_last
 from .options import PRESETS, Options, preset_options, resolve
 from .rulebook import Rule, catalogue
 from .playrecord import DealRecord, Event, Record, TrumpSpec
@@ -31,7 +31,7 @@ from .verdict import DealVerdict, Verdict
 
 __all__ = [
     "DECK", "Card", "caller_of", "partner", "team_of", "Deal", "InvalidCardError", "OptionError",
-    "RecordError", "RecordFormatError", "RefereeError", "adjudicate", "adjudicate_dict", "judge",
+    "RecordError", "RecordFormatError", "RefereeError", "adjudicate", "adjudicate_dict", "judge", "judge_last",
     "Verdict", "DealVerdict", "deal_steps", "position", "Step",
     "PRESETS", "Options", "preset_options", "resolve", "Rule", "catalogue",
     "DealRecord", "Event", "Record", "TrumpSpec",

@@ -18,7 +18,8 @@ from .db import Database
 from .errors import NotFound
 from .ids import new_id
 from .history import add_revision, history
-from .matches import by_external_id, judge, record_for, status_of
+from .judging import judge
+from .matches import by_external_id, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament

@@ -8,15 +8,14 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from referee.engine import OptionError, adjudicate_dict, resolve
+from referee.engine import OptionError, resolve
 from referee.engine.errors import shown
-from referee.engine.settlement import Settler
 from referee.provenance import place
-from referee.verdict_signing import Signer, sign_dict
 
 from . import limits
 from .db import Database
 from .errors import Conflict, NotFound
+from .judging import judge
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import key_given, reader_sees_all, require_write_key
 from .history import add_revision, snapshot
@@ -47,20 +46,6 @@ def record_for(t: Tournament, record: dict, label: str = "match") -> dict:
     if record.get("closed"):
         stored["closed"] = True
     return stored
-
-
-def judge(record: dict, settler: Settler, signer: Signer | None = None, where: dict | None = None) -> dict:
-    """The record's verdict, with its provenance and signature (by `signer`'s key); an
-    impossible record is refused (nothing impossible is stored). `settler`: perfect play for
-    its claims and bell (settlement.Stopped: no verdict). `where`: its place among the
-    match's revisions (provenance.place()), signed with it."""
-    verdict = adjudicate_dict(record, settler)
-    if not verdict["valid"]:
-        first = verdict["errors"][0]
-        at = "" if first["event"] is None else f", event {first['event'] + 1}"
-        raise Conflict(f"the record would be impossible: {first['message']} (deal {first['deal'] + 1}{at})",
-                       errors=verdict["errors"])
-    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer, where)
 
 
 def status_of(verdict: dict, closed: bool) -> str:

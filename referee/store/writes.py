@@ -19,7 +19,8 @@ from .errors import Conflict, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision
-from .matches import judge, load_match, record_for, status_of
+from .judging import judge
+from .matches import load_match, record_for, status_of
 from .models import Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
@@ -73,7 +74,8 @@ class Writes:
             limits.check_record(record)
         settler = Reusing(record, before.record, before.verdict, self.budget().settler())
         # signed as the next revision after the head it was judged from (If-Match keeps both)
-        verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict))
+        verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict),
+                        before if kind in ("append", "deal") else None)  # a live write: its last deal alone
         with self.db.transaction() as s:
             t = load_tournament(s, m.tournament_id, lock=True)  # serialises writes of this tournament
             if not trusted:

@@ -1,0 +1,167 @@
+"""A live write judges only its last deal (store/judging.py), from the standing the earlier
+deals left; the whole record's judge stays the reference: after every write of random
+sessions of every preset, played card by card (reveals, take-backs, claims, corrections and
+closes included), the verdict stored is byte for byte the whole judge's."""
+import random
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.engine import PRESETS, resolve
+from referee.engine.simulate import random_deal
+from referee.store import judging, writes
+from referee.store.errors import Conflict
+from referee.store.views import Head
+from tests.helpers import won_by
+
+PLAYERS = ["A", "B", "C", "D"]
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """Every write's judgement also made whole: the two must be the same bytes. Counts the
+    writes judged by their last deal alone (a test that never takes that path proves nothing)."""
+    seen = {"last_deal": 0, "whole": 0}
+    real, last = judging.judge, judging.judge_last
+
+    def judge_last(*args, **kwargs):
+        seen["last_deal"] += 1
+        return last(*args, **kwargs)
+
+    def judge(record, settler, signer=None, where=None, before=None):
+        try:
+            whole = real(record, settler, signer, where)
+        except Conflict as refused:
+            whole = refused.errors if hasattr(refused, "errors") else str(refused)
+        try:
+            got = real(record, settler, signer, where, before)
+        except Conflict as refused:
+            assert (refused.errors if hasattr(refused, "errors") else str(refused)) == whole
+            raise
+        seen["whole"] += 1
+        a, b = unsigned(got), unsigned(whole); i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), 0)
+        assert a == b, (a[i - 120:i + 30], b[i - 120:i + 30])
+        return got
+
+    monkeypatch.setattr(judging, "judge_last", judge_last)
+    monkeypatch.setattr(writes, "judge", judge)
+    return seen
+
+
+def unsigned(verdict: dict) -> bytes:
+    """A verdict's bytes but its signing moment and signature (two signings differ there)."""
+    provenance = {k: v for k, v in verdict["provenance"].items() if k != "signed_at"}
+    return orjson.dumps({**verdict, "provenance": provenance, "signature": None})
+
+
+def _event(e) -> dict:
+    if e.kind == "play":
+        return {"seat": e.seat, "play": str(e.card)}
+    return {"seat": e.seat, e.kind: True}
+
+
+def _deal(rec, hands: bool) -> dict:
+    trump = rec.trump
+    spec = {"hidden": str(trump.hidden)} if trump.hidden is not None else \
+        {"blind": str(trump.blind)} if trump.blind is not None else {"suit": trump.suit} if trump.suit else None
+    deal = {"dealer": rec.dealer, "trump": spec}
+    if rec.bid is not None:
+        deal["bid"] = rec.bid._asdict()
+    if hands:
+        deal["hands"] = [[str(c) for c in h] for h in rec.hands]
+    return deal
+
+
+class Table:
+    """One match played through the store, a write at a time; a refused write changes nothing."""
+
+    def __init__(self, store, preset, rng):
+        self.store, self.rng = store, rng
+        self.t, self.key, _ = store.create_tournament("t", preset, {}, True)
+        self.view, _ = store.create_match(self.t.id, self.key, {"players": PLAYERS}, None)
+
+    def write(self, method, *args) -> bool:
+        try:
+            self.view = getattr(self.store, method)(self.view.match.id, self.key, self.view.etag, *args)
+            return True
+        except Conflict:
+            return False
+
+    def play_deal(self, rec, hands: bool) -> None:
+        if not self.write("add_deal", _deal(rec, hands)):
+            return
+        events, k = [_event(e) for e in rec.events], 0
+        while k < len(events):
+            event = events[k]
+            if hands and k >= 40 and k % 4 == 0 and self.rng.random() < 0.3:  # a claim, answered
+                answer = "accept" if self.rng.random() < 0.5 else "dispute"
+                claim = [{"seat": event["seat"], "claim": self.rng.randint(0, 13 - k // 4)},
+                         {"seat": (event["seat"] + 1) % 4, answer: True}]
+                if self.write("append_events", claim):
+                    return
+            if not self.write("append_events", [event]):
+                return
+            k += 1
+            if self.rng.random() < 0.08 and self.write("append_events", [{"seat": event["seat"], "take_back": True}]):
+                k -= 1
+            if self.rng.random() < 0.04:
+                k -= self.correct()
+
+    def correct(self) -> int:
+        """A correction cutting the last deal's last few events (played again after)."""
+        record = self.view.match.record
+        last = record["deals"][-1]
+        plays = last.get("events", [])
+        cut = min(len(plays), self.rng.randint(1, 5))
+        if any("take_back" in e or "claim" in e for e in plays[len(plays) - cut:]):
+            return 0
+        fixed = {"deals": [*record["deals"][:-1], {**last, "events": plays[:len(plays) - cut]}]}
+        return cut if self.write("revise", fixed, "typo") else 0
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
+def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed):
+    rng = random.Random(seed)
+    options = resolve(preset)
+    table = Table(store, preset, rng)
+    dealer = rng.randrange(4)
+    for _ in range(rng.randint(1, 3)):
+        table.play_deal(random_deal(options, dealer, rng, illegal_rate=0.05), hands=rng.random() < 0.7)
+        nxt = table.view.match.verdict["next"]
+        if nxt is None or nxt["dealer"] is None:
+            break
+        dealer = nxt["dealer"]
+    if rng.random() < 0.5:
+        table.write("close")
+    assert checked["whole"] > 0 and checked["last_deal"] > 0  # the first deal added is judged alone
+
+
+def test_a_card_at_the_fifth_deal_replays_the_fifth_deal_alone_and_a_correction_all_five(store, monkeypatch):
+    from referee.engine import match as engine
+
+    replayed = []
+    replay = engine.replay_deal
+    monkeypatch.setattr(engine, "replay_deal", lambda options, rec, *a, **k: replayed.append(rec.dealer) or
+                        replay(options, rec, *a, **k))
+    table = Table(store, "court-piece", random.Random(1))
+    dealers = []
+    for _ in range(5):
+        dealers.append(table.view.match.verdict["next"]["dealer"] or 0)
+        assert table.write("add_deal", won_by(dealers[-1], [(dealers[-1] + 1) % 4] * 7) | {"events": []})
+        if len(dealers) < 5:
+            assert table.write("append_events", won_by(dealers[-1], [(dealers[-1] + 1) % 4] * 7)["events"])
+    events = won_by(dealers[-1], [(dealers[-1] + 1) % 4] * 7)["events"]
+    replayed.clear()
+    for event in events[:8]:
+        assert table.write("append_events", [event])
+    assert replayed == [dealers[-1]] * 8  # one deal per card, not five
+    verdict = table.view.match.verdict
+    assert verdict["deals"][4]["tricks"][1]["winner"] == (dealers[-1] + 1) % 4 and len(verdict["deals"]) == 5
+    assert verdict["match"]["courts"] == [sum(d["result"]["courts"][team] for d in verdict["deals"][:4]) for team in (0, 1)]
+    replayed.clear()
+    fixed = {"deals": [*table.view.match.record["deals"][:-1], {**table.view.match.record["deals"][-1], "events": events[:7]}]}
+    assert table.write("revise", fixed, "typo")
+    assert replayed == dealers  # a correction: the whole record
