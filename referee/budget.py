@@ -126,7 +126,7 @@ class Budget:
         back when it ends. A search within a search keeps the outer one's slot."""
         whole = self.limit()
         if self._depth == 0:
-            if self.seconds is not None and self.seconds - self._searched <= 0:
+            if self.seconds is not None and self.time_left() <= 0:
                 raise self._past_time()
             self.reserve()
             self._started = whole.elapsed()
@@ -141,12 +141,15 @@ class Budget:
                 self._searched += took
                 self._give_back(took)
 
+    def time_left(self) -> float | None:
+        """Seconds of searching the request has left (None: no time budget)."""
+        return None if self.seconds is None else self.seconds - self._searched
+
     def reserve(self) -> None:
         """Take a slot now, if none is held (Stopped "busy" when none comes in turn): the next
         search holds it."""
         if self._slot is None and self.slots is not None:
-            left = None if self.seconds is None else self.seconds - self._searched
-            self._slot = self.slots.take(left, self.labels, self.slots.queue_seconds, self.slots.pace)
+            self._slot = self.slots.take(self.time_left(), self.labels, self.slots.queue_seconds, self.slots.pace)
             if self._slot is None:
                 raise Stopped("busy", f"as many searches for perfect play run as the referee allows "
                               f"({self._bounds()}), and none was free in this request's turn; nothing was judged",

@@ -201,15 +201,17 @@ def _lines(whole: DealAnalysis, stream, shared: Shared) -> Iterator[str]:
 def _next_position(positions, stream, shared: Shared):
     """The next position solved, with a slot taken in turn; when none comes (or the time is
     spent), the positions left are past the limit, unsearched."""
-    if not shared.stopped:
+    left = stream.time_left()
+    if not shared.stopped and (left is None or left > 0):
         try:
-            with stream.search():
-                return next(positions, None)
-        except Stopped as exc:
-            if exc.reason not in ("busy", "seconds"):
-                raise
+            stream.reserve()
+        except Stopped:  # busy: no slot in this position's turn
             shared.stop()
-    return next(positions, None)
+    if shared.stopped or (left is not None and left <= 0):
+        shared.stop()
+        return next(positions, None)
+    with stream.search():
+        return next(positions, None)
 
 
 def _unprocessable_if(run, index: int):

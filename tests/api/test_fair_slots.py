@@ -150,15 +150,19 @@ def test_a_batch_read_slowly_holds_no_slot_between_its_searches(make_client):
     r.close()
 
 
-def test_a_whole_deal_s_analysis_holds_no_slot_while_its_lines_are_written(make_client):
+def whole_deal_stream(make_client):
+    """A whole deal's analysis on a server of one slot, its answer not yet read: (slots, response, lines)."""
     from pathlib import Path
 
     client = make_client(SEARCHES_PER_PROCESS=1, SEARCH_QUEUE_SECONDS=0)
-    slots = client.application.extensions["referee.slots"]
     record = json.loads((Path(__file__).parents[1] / "solver" / "records" / "one-costly-play.json").read_text())
     r = client.post("/v1/analysis", json={"record": record, "deal": 0, "whole_deal": True, "from_event": 44},
                     buffered=False)
-    lines = iter(r.response)
+    return client.application.extensions["referee.slots"], r, iter(r.response)
+
+
+def test_a_whole_deal_s_analysis_holds_no_slot_while_its_lines_are_written(make_client):
+    slots, r, lines = whole_deal_stream(make_client)
     assert json.loads(next(lines))["kind"] == "deal"
     assert json.loads(next(lines))["kind"] == "position"
     other = slots.take()
@@ -242,3 +246,17 @@ def test_a_waiter_s_file_is_removed_only_while_deciding_never_while_it_may_be_ha
     held.release()
     assert slots.take(labels=("address:b",), wait=0.01) is not None  # deciding, it is known for a dead one's
     assert not half_made.exists()
+
+
+def test_a_whole_deal_s_position_finding_no_slot_in_its_turn_leaves_the_rest_past_the_limit(make_client):
+    """Between two positions the slot is free for others; when none is free in the next
+    position's turn, the positions left are past_limit lines (never guessed) and the stream ends."""
+    slots, r, lines = whole_deal_stream(make_client)
+    start = json.loads(next(lines))
+    assert json.loads(next(lines))["kind"] == "position"
+    other = slots.take(labels=("address:10.0.0.9",))  # another client's search, until the stream is read
+    rest = [json.loads(line) for line in lines]
+    other.release()
+    r.close()
+    assert len(start["events"]) > 2 and [x["kind"] for x in rest[:-1]] == ["past_limit"] * (len(start["events"]) - 1)
+    assert rest[-1]["kind"] == "end" and rest[-1]["past_limit"] == sorted(start["events"][1:])
