@@ -149,7 +149,10 @@ class Budget:
         """Take a slot now, if none is held (Stopped "busy" when none comes in turn): the next
         search holds it."""
         if self._slot is None and self.slots is not None:
-            self._slot = self.slots.take(self.time_left(), self.labels, self.slots.queue_seconds, self.slots.pace)
+            self._slot = self.slots.take(self.time_left(), self.labels, self.slots.queue_seconds, self.slots.pace,
+                                         self.cancelled)
+            if self._slot is None and self.cancelled is not None and self.cancelled():
+                raise Stopped("cancelled", "the client has gone while its request waited for a search slot")
             if self._slot is None:
                 raise Stopped("busy", f"as many searches for perfect play run as the referee allows "
                               f"({self._bounds()}), and none was free in this request's turn; nothing was judged",

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 try:
     import fcntl
@@ -87,17 +87,18 @@ class Slots:
         self.pace: float | None = None      # measured: seconds a search takes, on average
 
     def take(self, hold: float | None = None, labels: tuple[str, ...] = (), wait: float = 0.0,
-             until: float | None = None) -> Slot | None:
+             until: float | None = None, gone: Callable[[], bool] | None = None) -> Slot | None:
         """A slot for one search that must end within `hold` seconds (the operator's budget
         when not said) and should within `until` (measured; `hold` when not said), for the
-        client `labels`; waiting its turn up to `wait` seconds. None: refused."""
+        client `labels`; waiting its turn up to `wait` seconds, or until `gone()` (its client
+        has left: its place in line is freed at once). None: refused."""
         hold = hold if hold is not None else self.seconds
         now = time.time()
         deadline = now + (hold if hold is not None else 0.0)
         me = Holding(min(deadline, now + until) if until is not None else deadline, deadline, now, tuple(labels))
         if not self._in_line(me, wait):
             return None
-        give_up = time.monotonic() + wait
+        give_up = _GiveUp(time.monotonic() + wait, gone)
         if not self._place(me, give_up):
             return None
         fd = None
@@ -146,7 +147,7 @@ class Slots:
             self._waiting.append(me)
             return True
 
-    def _place(self, me: Holding, give_up: float) -> bool:
+    def _place(self, me: Holding, give_up: "_GiveUp") -> bool:
         """Wait for a place in this process, first in line by fairness; False past `give_up`."""
         with self._cond:
             try:
@@ -155,10 +156,10 @@ class Slots:
                     if room and self._first(self._waiting) is me:
                         self._placed.append(me)
                         return True
-                    left = give_up - time.monotonic()
+                    left = give_up.left()
                     if left <= 0:
                         return False
-                    self._cond.wait(min(left, POLL) if self.files is not None else left)
+                    self._cond.wait(min(left, POLL) if self.files is not None or give_up.gone else left)
             finally:
                 self._waiting.remove(me)
                 self._cond.notify_all()
@@ -171,7 +172,7 @@ class Slots:
             return max((sum(label in labels for labels in held) for label in w.labels), default=0)
         return min(waiters, key=lambda w: (load(w), w.arrived, getattr(w, "name", "")), default=None)
 
-    def _server_slot(self, me: Holding, give_up: float) -> int | None:
+    def _server_slot(self, me: Holding, give_up: "_GiveUp") -> int | None:
         """One of the server's slots, in turn with the other processes' waiters."""
         from .slotfiles import Entry
 
@@ -185,7 +186,7 @@ class Slots:
                         locked = self.files.lock_slot(entry)
                         if locked is not None:
                             return locked
-                left = give_up - time.monotonic()
+                left = give_up.left()
                 if left <= 0:
                     return None
                 time.sleep(min(left, POLL))
@@ -206,3 +207,13 @@ class Slots:
         with self._cond:
             self._held.pop(slot, None)
             self._cond.notify_all()
+
+
+class _GiveUp(NamedTuple):
+    """When a waiter stops waiting: at `at` (monotonic seconds), or once `gone()`."""
+
+    at: float
+    gone: Callable[[], bool] | None
+
+    def left(self) -> float:
+        return 0.0 if self.gone is not None and self.gone() else self.at - time.monotonic()

@@ -260,3 +260,20 @@ def test_a_whole_deal_s_position_finding_no_slot_in_its_turn_leaves_the_rest_pas
     r.close()
     assert len(start["events"]) > 2 and [x["kind"] for x in rest[:-1]] == ["past_limit"] * (len(start["events"]) - 1)
     assert rest[-1]["kind"] == "end" and rest[-1]["past_limit"] == sorted(start["events"][1:])
+
+
+def test_a_waiting_request_whose_client_has_gone_leaves_the_line_at_once():
+    """A client that sends costly requests and goes away holds no place in the line (nor a
+    thread) for the rest of the wait."""
+    slots = Slots(1, None, None, seconds=30)
+    held = slots.take(labels=("address:a",))
+    gone = threading.Event()
+    left = []
+    waiter = threading.Thread(target=lambda: left.append(slots.take(labels=("address:b",), wait=600,
+                                                                    gone=gone.is_set)), daemon=True)
+    waiter.start()
+    until(lambda: waiting(slots) == 1, "b waits")
+    gone.set()
+    waiter.join(60)
+    assert left == [None] and waiting(slots) == 0 and held is not None
+    held.release()
