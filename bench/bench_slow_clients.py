@@ -24,7 +24,11 @@ against the unprotected baseline (one subscription at a time, 10 s an attempt, n
 the worker before issue 33) and `referee deliver`'s settings:
 - slow-receivers: one tournament, four subscriptions: the first receiver answers 200 only
   after 7 s, the three others at once; one match's events, the worker running for at most
-  90 s: when the prompt receivers had every event, and what the slow one got.
+  90 s: when the prompt receivers had every event, and what the slow one got;
+- slow-fleet (issue 38): 16 subscriptions whose receivers answer 200 after 4.5 s (under the
+  attempt's limit: never failing), each with a match's events; once the first of them has
+  an event, another tournament writes its first event: how long until its receiver has it
+  (at most 120 s).
 
 Perfect-play cases (PERFECT_PLAY below) run against `referee serve`'s settings twice, with
 perfect play unbounded (no time budget, no search slots, searches not stopped when their
@@ -285,6 +289,59 @@ def slow_receivers(conf: dict, delay: float = 7.0, prompt: int = 3, limit: float
     return f"slow receivers: the {prompt} prompt ones had all {events} events {when}; {slow}"
 
 
+def slow_fleet(conf: dict, delay: float = 4.5, fleet: int = 16, limit: float = 120.0) -> str:
+    from referee.store.db import Database, upgrade
+    from referee.store.delivery import Worker
+    from referee.store.service import Store
+    from referee.store.webhooks import Webhooks
+    from tests.helpers import won_by
+    from tests.store.receiver import Receiver
+
+    logging.getLogger("referee.deliver").disabled = True
+    os.environ.setdefault("REFEREE_SECRET_KEY", "bench_slow_clients")
+    os.environ["REFEREE_WEBHOOK_HOSTS"] = "127.0.0.1"
+    record = {"players": ["A", "B", "C", "D"], "deals": [won_by(0, [1] * 7)]}
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'hooks.db'}"
+        upgrade(url)
+        store = Store(Database(url))
+        slow = [Receiver(delay=delay) for _ in range(fleet)]
+        prompt = Receiver()
+        for rx in [*slow, prompt]:
+            rx.__enter__()
+        stop = threading.Event()
+        try:
+            busy, busy_key, _ = store.create_tournament("busy", "court-piece", {}, True)
+            for rx in slow:
+                Webhooks(store).register(busy.id, busy_key, rx.url)
+            store.create_match(busy.id, busy_key, record, None)
+            other, other_key, _ = store.create_tournament("other", "court-piece", {}, True)
+            Webhooks(store).register(other.id, other_key, prompt.url)
+            worker = Worker(store.db, conf=conf)
+
+            def work():
+                while not stop.is_set():
+                    worker.run_once()
+                    stop.wait(0.05)
+            thread = threading.Thread(target=work, daemon=True)
+            thread.start()
+            while not any(rx.arrivals for rx in slow):
+                time.sleep(0.05)
+            store.create_match(other.id, other_key, record, None)
+            written = time.monotonic()
+            got = prompt.wait_for(1, seconds=limit)
+            took = prompt.arrivals[0] - written if got else None
+            stop.set()
+            thread.join(timeout=conf["timeout"] + 10)
+        finally:
+            stop.set()
+            for rx in [*slow, prompt]:
+                rx.__exit__(None, None, None)
+            store.db.dispose()
+    when = f"after {took:.1f} s" if took is not None else f"not within {limit:.0f} s"
+    return f"slow fleet: {fleet} receivers at {delay:g} s each; another tournament's first event arrived {when}"
+
+
 def _workers_cpu(master: int) -> float:
     """CPU seconds (user and system) the master's worker processes have used so far."""
     total = 0
@@ -408,7 +465,7 @@ def analyses(port: int, master: int) -> str:
 
 
 CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
-DELIVERY = {"slow-receivers": slow_receivers}
+DELIVERY = {"slow-receivers": slow_receivers, "slow-fleet": slow_fleet}
 PERFECT_PLAY = {"claim-flood": claim_flood, "analyses": analyses}
 FAIR = {"claim-loop": claim_loop}
 FAIR_SERVERS = [("first come, no queue, baseline", {"REFEREE_SEARCH_QUEUE_SECONDS": "0"}),
