@@ -17,7 +17,14 @@ of the port that returns its line):
   the worst;
 - slow-reader: a reader sending a batch of about 15 MiB (full deals) and taking its answer
   at 1 MiB/s, and GET /healthz meanwhile; the reader's lines and whether the answer was
-  complete (its terminating chunk).
+  complete (its terminating chunk);
+- trickle-chunked, trickle-expect (issue 38): 64 connections from one client, each sending
+  a byte of its body every 8 s for 24 s (chunked, or after `Expect: 100-continue`), and a
+  /healthz probe every 2 s meanwhile (each waited for at most 5 s);
+- many-connections (issue 38): 2,100 connections from one client (gunicorn's workers take
+  1,000 each), each sending a header line every 4 s for 16 s, and /healthz probed from
+  another address (127.0.0.2) every 2 s meanwhile: how many were opened, how many were
+  answered 429 at once, and the probes.
 
 Webhook delivery cases (DELIVERY below, each a function of the worker's settings) run
 against the unprotected baseline (one subscription at a time, 10 s an attempt, no budget:
@@ -67,6 +74,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -160,6 +168,99 @@ def trickle(port: int, conns: int = 48, every: float = 4.0, seconds: float = 24.
     answered = [p for p in probes if p is not None]
     worst = shown(max(answered), wait=5.0) if answered else "-"
     return f"trickle: {len(tricklers)} conns, /healthz answered {len(answered)} of {len(probes)} (worst {worst})"
+
+
+def _open(port: int, count: int, head: bytes, source: str = "127.0.0.1") -> list[socket.socket]:
+    """Up to `count` connections (each connect waited for 1 s at most), each sent `head`."""
+    opened = []
+    for _ in range(count):
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=1, source_address=(source, 0))
+            sock.sendall(head)
+        except OSError:
+            break
+        opened.append(sock)
+    return opened
+
+
+def _keep_sending(socks: list[socket.socket], piece: bytes, every: float, seconds: float, port: int,
+                  source: str = "127.0.0.1") -> list[float | None]:
+    """`piece` on each socket every `every` seconds for `seconds`, and a /healthz probe (from
+    `source`) every 2 s meanwhile, each waited for 5 s at most: the probes."""
+    probes, began = [], time.monotonic()
+    next_piece = began + every
+    while time.monotonic() - began < seconds:
+        if time.monotonic() >= next_piece:
+            next_piece += every
+            for sock in socks:
+                try:
+                    sock.sendall(piece)
+                except OSError:
+                    pass  # cut by the server
+        probe_began = time.monotonic()
+        probes.append(_healthz_from(port, source))
+        time.sleep(max(0.0, probe_began + 2.0 - time.monotonic()))
+    return probes
+
+
+def _healthz_from(port: int, source: str) -> float | None:
+    began = time.perf_counter()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0)) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+    except OSError:
+        return None
+    return time.perf_counter() - began if data.startswith(b"HTTP/1.1 200") else None
+
+
+BODY_HEADS = {
+    "chunked": b"POST /v1/verdicts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n",
+    "expect": b"POST /v1/verdicts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              b"Content-Length: 100\r\nExpect: 100-continue\r\n\r\n",
+}
+BODY_PIECES = {"chunked": b"1\r\n \r\n", "expect": b" "}
+
+
+def trickle_bodies(port: int, kind: str, conns: int = 64, every: float = 8.0, seconds: float = 24.0) -> str:
+    """The issue's reproduction: `conns` connections from one client, each sending a byte of
+    its body every `every` seconds (chunked, or after `Expect: 100-continue`)."""
+    socks = _open(port, conns, BODY_HEADS[kind] + BODY_PIECES[kind])
+    try:
+        probes = _keep_sending(socks, BODY_PIECES[kind], every, seconds, port)
+    finally:
+        for sock in socks:
+            sock.close()
+    return f"{kind} bodies, a byte every {every:.0f} s on {len(socks)} conns: {_probed(probes)}"
+
+
+def many_connections(port: int, conns: int = 2100, seconds: float = 16.0) -> str:
+    """More connections from one client than gunicorn's workers take (1,000 each), each
+    sending a header line every 4 s; /healthz probed from another address (127.0.0.2)."""
+    socks = _open(port, conns, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+    try:
+        time.sleep(1)
+        refused = sum(_status(sock) == b"429" for sock in socks)
+        probes = _keep_sending(socks, b"X-Line: still sending\r\n", 4.0, seconds, port, source="127.0.0.2")
+    finally:
+        for sock in socks:
+            sock.close()
+    return (f"{len(socks):,} of {conns:,} conns opened ({refused:,} answered 429 at once); another client's "
+            f"{_probed(probes)}")
+
+
+def _status(sock: socket.socket) -> bytes:
+    """The status of an answer already there (without waiting), else b""."""
+    sock.settimeout(0)
+    try:
+        return sock.recv(64)[9:12]
+    except OSError:
+        return b""
+    finally:
+        sock.settimeout(1)
 
 
 def batch_body() -> tuple[bytes, int]:
@@ -464,7 +565,9 @@ def analyses(port: int, master: int) -> str:
     return f"32 analyses at once: {counts} in {took:.1f} s; {_probed(probes)}"
 
 
-CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader}
+CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader,
+         "trickle-chunked": partial(trickle_bodies, kind="chunked"),
+         "trickle-expect": partial(trickle_bodies, kind="expect"), "many-connections": many_connections}
 DELIVERY = {"slow-receivers": slow_receivers, "slow-fleet": slow_fleet}
 PERFECT_PLAY = {"claim-flood": claim_flood, "analyses": analyses}
 FAIR = {"claim-loop": claim_loop}
@@ -492,7 +595,11 @@ def measure(name: str, args: list[str], env: dict, cases: list[str]) -> None:
             print(f"{name if n == 0 else '':<38} {line}", flush=True)
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # sync workers wait for their clients
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 def workers() -> list[tuple[str, dict]]:

@@ -2,17 +2,23 @@
 serve` runs `gunicorn -c python:referee.serving wsgi:app`; the repository's gunicorn.conf.py
 takes the same settings from here, so a plain `gunicorn wsgi:app` from the root is the same.
 
-Threaded workers (gunicorn's gthread), with two protections against clients that trickle:
+Threaded workers (gunicorn's gthread), protected against clients that trickle or hoard:
 
-- A request arrives in the worker's poller, not in a thread: its request line and headers,
-  and a body of up to BUFFERED_BODY bytes sent with a Content-Length, are received there,
-  and a thread takes the request only once all of it is in. A thousand clients sending one
-  header line every few seconds hold no thread at all.
+- A request arrives in the worker's poller, not in a thread (referee/arrival.py): its
+  request line and headers, and its body up to BUFFERED_BODY bytes however it is sent (with
+  a Content-Length, chunked, after `Expect: 100-continue`), are received there, and a thread
+  takes the request only once all of it is in. A thousand clients sending a header line or
+  a byte of body every few seconds hold no thread at all.
+- A longer body is read on by the request's thread; at most READING_THREADS of a worker's
+  threads read such requests at once, the next ones waiting (not read) until one is done, so
+  the other requests always have threads.
 - The whole request (line, headers and body) must arrive within REQUEST_TIMEOUT of its first
-  byte. Past it the client gets a 408 problem and the connection is closed, whether it was
-  still waiting in the poller or its thread was reading a larger body (a chunked one, one
-  over BUFFERED_BODY, or one sent with `Expect: 100-continue`); such a thread also waits at
-  most READ_TIMEOUT for each read, and for room to write the answer.
+  byte. Past it the client gets a 408 problem and the connection is closed, wherever it is;
+  a thread also waits at most READ_TIMEOUT for each read, and for room to write the answer.
+- A worker holds at most CLIENT_CONNECTIONS connections from one address, past it a 429
+  problem, and `worker_connections` in all: past it the oldest idle connection is closed to
+  make room, else a 503 problem (gthread would stop accepting, new clients left unanswered).
+- An answer that leaves the body unread says `Connection: close`.
 
 A connection that sends nothing is closed after `keepalive` seconds. What gunicorn refuses
 before the app sees it (a request line over 4094 bytes: 414; header fields too large or too
@@ -23,22 +29,27 @@ from __future__ import annotations
 import errno
 import json
 import os
-import re
 import selectors
 import socket
+import threading
 import time
+from collections import Counter, deque
 from functools import partial
 
 from gunicorn import http, util
 from gunicorn.http.body import ChunkedReader, LengthReader
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-__all__ = ["worker_class", "workers", "threads", "timeout", "keepalive", "accesslog", "control_socket_disable"]
+from referee.arrival import CONTINUE, Arrival
+
+__all__ = ["worker_class", "workers", "threads", "worker_connections", "timeout", "keepalive", "accesslog",
+           "control_socket_disable"]
 
 # gunicorn settings (the names are gunicorn's); the command line may override each.
 worker_class = "referee.serving.ProblemWorker"
 workers = 2
 threads = 8           # per worker: requests in progress at once
+worker_connections = 1000  # per worker: connections open at once (past it, see ProblemWorker.accept)
 timeout = 30          # a worker that does not report for this long is restarted
 keepalive = 5         # seconds an idle connection is kept (a new one too, before its first byte)
 accesslog = "-"
@@ -47,14 +58,18 @@ accesslog = "-"
 control_socket_disable = True
 
 REQUEST_TIMEOUT = float(os.environ.get("REFEREE_REQUEST_TIMEOUT") or 30)  # seconds from a request's first byte to its last
+_per_client = os.environ.get("REFEREE_CONNECTIONS_PER_CLIENT", "").strip()
+CLIENT_CONNECTIONS = int(_per_client) if _per_client else 100  # per worker, from one address (0: no bound)
 READ_TIMEOUT = 10.0           # seconds a thread waits on one read or write of a client's socket
-BUFFERED_BODY = 1024 * 1024   # a body up to this (the API's body limit) is received before a thread takes it
 BUFFERED_TOTAL = 64 * 2**20   # bytes of requests a worker's poller holds at once; past it, threads read
-HEAD_LIMIT = 64 * 1024        # a head longer than this goes to a thread at once (the parser refuses it)
+READING_THREADS = threads // 2  # threads of a worker that may read a request still arriving
 DISCARDED = 64 * 1024         # the most of a body left unread that gunicorn discards to keep the connection
 
 DETAILS = {
     408: f"the request did not arrive within {REQUEST_TIMEOUT:.0f} s of its first byte",
+    429: f"this address has {CLIENT_CONNECTIONS} connections open with the server's worker, as many as it "
+         "takes from one address (REFEREE_CONNECTIONS_PER_CLIENT): close one, or try again later",
+    503: "the server's worker has as many connections open as it takes (worker_connections): try again later",
     414: "the request line is longer than the server reads (4094 bytes)",
     431: "the request's header fields are too large or too many",
     500: "the referee failed on this request; it has been logged",
@@ -65,10 +80,12 @@ class RequestTimeout(TimeoutError):
     """The client did not send its request in time (the app answers 408)."""
 
 
-def problem_response(status: int, reason: str, exc: Exception | None = None) -> bytes:
+def problem_response(status: int, reason: str, exc: Exception | None = None,
+                     retry_after: float | None = None) -> bytes:
     detail = DETAILS.get(status) or f"the request is malformed: {exc}"
     body = json.dumps({"type": "about:blank", "title": reason, "status": status, "detail": detail}).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/problem+json\r\n"
+    retry = "" if retry_after is None else f"Retry-After: {retry_after:.0f}\r\n"
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n{retry}Content-Type: application/problem+json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n")
     return head.encode("latin-1") + body
 
@@ -94,6 +111,8 @@ class _TimedSocket(socket.socket):
 
     deadline: float | None = None
     wait: float | None = None  # the timeout asked for, which a read's deadline may shorten
+    continued = False          # the poller has answered `100 Continue`: gunicorn's is not sent again
+    on_close = None            # called once when the connection closes (its client's count)
 
     def setblocking(self, flag: bool) -> None:
         if flag:
@@ -137,45 +156,17 @@ class _TimedSocket(socket.socket):
             super().settimeout(READ_TIMEOUT)
         super().sendall(data, flags)
 
+    def send(self, data, flags: int = 0) -> int:
+        if self.continued and data == CONTINUE:
+            self.continued = False
+            return len(data)
+        return super().send(data, flags)
 
-_FIELD = re.compile(rb"\r\n([^:\r\n]+):[ \t]*([^\r\n]*)")
-
-
-def body_to_buffer(head: bytes) -> int | None:
-    """How many bytes of body the poller receives after this head, or None to hand the
-    request to a thread now (a chunked body, one over BUFFERED_BODY, `Expect`, anything
-    unclear: the parser judges those)."""
-    length = None
-    for name, value in _FIELD.findall(head):
-        name = name.strip().lower()
-        if name in (b"transfer-encoding", b"expect"):
-            return None
-        if name == b"content-length":
-            if length is not None or not value.strip().isdigit():
-                return None
-            length = int(value.strip())
-    if length is None:
-        return 0
-    return length if length <= BUFFERED_BODY else None
-
-
-class _Arrival:
-    """A request being received in the poller."""
-
-    def __init__(self, conn, idle_until: float):
-        self.conn, self.data, self.until, self.began, self.wanted = conn, bytearray(), idle_until, None, None
-
-    def complete(self) -> bool:
-        """Whether the request is in (or should go to a thread as it is)."""
-        if self.wanted is None:
-            end = self.data.find(b"\r\n\r\n")
-            if end < 0:
-                return len(self.data) >= HEAD_LIMIT
-            body = body_to_buffer(bytes(self.data[:end + 2]))
-            if body is None:
-                return True
-            self.wanted = end + 4 + body
-        return len(self.data) >= self.wanted
+    def close(self) -> None:
+        done, self.on_close = self.on_close, None
+        super().close()
+        if done is not None:
+            done()
 
 
 def body_left(environ: dict) -> bool:
@@ -203,11 +194,17 @@ def closing_unread(app, environ: dict, start_response):
 
 class ProblemWorker(ThreadWorker):
     """gthread, receiving each request in the poller under one deadline, with a timeout on
-    a thread's reads and writes, and gunicorn's own error answers as problem+json."""
+    a thread's reads and writes, bounds on the connections open, and gunicorn's own error
+    answers as problem+json."""
 
     def init_process(self):
-        self.arrivals: dict[int, _Arrival] = {}
+        self.arrivals: dict[int, Arrival] = {}
         self.buffered = 0
+        self.reading = 0  # threads reading a request still arriving
+        self.waiting: deque[Arrival] = deque()  # requests still arriving, for a thread to read them
+        self.clients: Counter[str] = Counter()  # connections open by address
+        self.clients_lock = threading.Lock()    # a thread may close a connection
+        self.bound, self.worker_connections = self.worker_connections, 2**62  # gthread stops accepting there
         super().init_process()
 
     def load_wsgi(self):
@@ -215,19 +212,65 @@ class ProblemWorker(ThreadWorker):
         self.wsgi = partial(closing_unread, self.wsgi)
 
     def accept(self, listener):
+        """A connection past a bound is answered at once and closed (gthread would stop
+        accepting: new clients waited unanswered): past this client's, 429; past the worker's,
+        its oldest idle connection is closed to make room, else 503."""
         try:
             sock, addr = listener.accept()
         except OSError as e:
+            if e.errno in (errno.EMFILE, errno.ENFILE):  # out of files: accepted again next turn
+                self.set_accept_enabled(False)
+                return
             if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
                 raise
             return
+        client = addr[0] if isinstance(addr, tuple) and CLIENT_CONNECTIONS and not self.cfg.is_ssl else None
+        refusal = self._past_bound(client)
+        if refusal is not None:
+            return self._refuse(sock, *refusal)
         self.nr_conns += 1
         sock = _TimedSocket(sock.family, sock.type, sock.proto, fileno=sock.detach())
+        if client is not None:
+            with self.clients_lock:
+                self.clients[client] += 1
+            sock.on_close = partial(self._closed, client)
         conn = TConn(self.cfg, sock, addr, listener.getsockname())
         if self.cfg.is_ssl:  # the handshake needs a thread: gthread's own way
             self.enqueue_req(conn)
         else:
             self._receive(conn)
+
+    def _past_bound(self, client: str | None) -> tuple[int, str] | None:
+        if client is not None and self.clients[client] >= CLIENT_CONNECTIONS:
+            return 429, "Too Many Requests"
+        if self.nr_conns < self.bound:
+            return None
+        if self.keepalived_conns:
+            idle = self.keepalived_conns.popleft()
+            self.poller.unregister(idle.sock)
+            self.nr_conns -= 1
+            idle.close()
+            return None
+        return 503, "Service Unavailable"
+
+    def _refuse(self, sock: socket.socket, status: int, reason: str) -> None:
+        try:
+            sock.setblocking(False)
+            try:
+                sock.recv(65536)  # what the request sent already, so that closing does not reset
+            except OSError:
+                pass
+            sock.send(problem_response(status, reason, retry_after=REQUEST_TIMEOUT))
+        except OSError:
+            pass
+        finally:
+            sock.close()
+
+    def _closed(self, client: str) -> None:
+        with self.clients_lock:
+            self.clients[client] -= 1
+            if self.clients[client] <= 0:
+                del self.clients[client]
 
     def on_client_socket_readable(self, conn, client):
         """A kept-alive connection's next request: received in the poller too."""
@@ -237,7 +280,7 @@ class ProblemWorker(ThreadWorker):
         self._on_bytes(conn, client)
 
     def _receive(self, conn) -> None:
-        self.arrivals[conn.sock.fileno()] = _Arrival(conn, time.monotonic() + self.cfg.keepalive)
+        self.arrivals[conn.sock.fileno()] = Arrival(conn, time.monotonic() + self.cfg.keepalive)
         self.poller.register(conn.sock, selectors.EVENT_READ, partial(self._on_bytes, conn))
 
     def _on_bytes(self, conn, _client) -> None:
@@ -259,8 +302,14 @@ class ProblemWorker(ThreadWorker):
         self.buffered += len(data)
         if arrival.complete() or self.buffered > BUFFERED_TOTAL:
             self._hand_over(arrival)
+        elif arrival.wants_continue():
+            arrival.continued = True
+            try:
+                conn.sock.send(CONTINUE)  # non-blocking, into an empty send buffer
+            except OSError:
+                pass
 
-    def _forget(self, arrival: _Arrival) -> None:
+    def _forget(self, arrival: Arrival) -> None:
         self.arrivals.pop(arrival.conn.sock.fileno(), None)
         self.buffered -= len(arrival.data)
         try:
@@ -268,7 +317,7 @@ class ProblemWorker(ThreadWorker):
         except (KeyError, ValueError, OSError):
             pass
 
-    def _drop(self, arrival: _Arrival, answer: bytes = b"") -> None:
+    def _drop(self, arrival: Arrival, answer: bytes = b"") -> None:
         self._forget(arrival)
         if answer:
             try:
@@ -278,16 +327,36 @@ class ProblemWorker(ThreadWorker):
         self.nr_conns -= 1
         arrival.conn.close()
 
-    def _hand_over(self, arrival: _Arrival) -> None:
-        """The request is in: a thread takes it, its bytes given back to the parser."""
-        self._forget(arrival)
+    def _hand_over(self, arrival: Arrival) -> None:
+        """The request is in: a thread takes it, its bytes given back to the parser. One still
+        arriving (a body over BUFFERED_BODY) waits, not read, while READING_THREADS threads
+        read such requests, so that the others always have threads."""
         conn = arrival.conn
+        if not arrival.whole and self.reading >= READING_THREADS:
+            self.poller.unregister(conn.sock)  # still among the arrivals: its deadline holds
+            self.waiting.append(arrival)
+            return
+        self._forget(arrival)
+        if not arrival.whole:
+            self.reading += 1
+            conn.reading = True
         if conn.parser is None:
             conn.parser = http.get_parser(self.cfg, conn.sock, conn.client)
         conn.parser.unreader.unread(bytes(arrival.data))
         conn.sock.deadline = arrival.until
+        conn.sock.continued = arrival.continued
         conn.data_ready = True
         self.enqueue_req(conn)
+
+    def finish_request(self, conn, fs):
+        if getattr(conn, "reading", False):
+            conn.reading = False
+            self.reading -= 1
+            while self.waiting and self.reading < READING_THREADS:
+                arrival = self.waiting.popleft()
+                if self.arrivals.get(arrival.conn.sock.fileno()) is arrival:  # not timed out meanwhile
+                    self._hand_over(arrival)
+        super().finish_request(conn, fs)
 
     def murder_pending(self):
         """Also: requests that did not arrive in time get a 408; silent connections are closed."""
@@ -313,7 +382,7 @@ class ProblemWorker(ThreadWorker):
         try:
             return super().handle(conn)
         finally:
-            sock.deadline = None
+            sock.deadline, sock.continued = None, False
 
     def handle_error(self, req, client, addr, exc):
         captured = _Captured()

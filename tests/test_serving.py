@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,11 +70,18 @@ def wait_until_held(pid: int, port: int, count: int, seconds: float = 30) -> Non
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """`referee serve` with one worker process, the way an operator starts it."""
+    with serving(tmp_path_factory, {"REFEREE_REQUEST_TIMEOUT": str(DEADLINE)}) as server:
+        yield server
+
+
+@contextmanager
+def serving(tmp_path_factory, env: dict):
+    """`referee serve` with one worker process and these settings: (port, process)."""
     port = free_port()
     url = f"sqlite:///{tmp_path_factory.mktemp('served') / 'referee.db'}"
     proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--database", url, "--bind",
                              f"127.0.0.1:{port}", "--workers", "1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, "REFEREE_WEBHOOK_HOSTS": "", "REFEREE_REQUEST_TIMEOUT": str(DEADLINE)})
+                            env={**os.environ, "REFEREE_WEBHOOK_HOSTS": "", **env})
     try:
         wait_until_up(port)
         yield port, proc
