@@ -9,7 +9,8 @@ The keys live in a key ring file (JSON, mode 0600): the current key with its pri
 and every key retired since with its public half and the time it was retired, so that a
 verdict it signed before then still checks. `REFEREE_SIGNING_KEYS` names the file; the
 embedded default (a SQLite database) keeps it next to the database (`referee.db.signing-keys`),
-made on first use. A running server reads the file again when it changes (a rotation).
+made on first use. A running server looks at the file as it signs (and as it lists its
+keys) and reads it again when it changed (a rotation).
 Nothing here imports the web or the store.
 """
 from __future__ import annotations
@@ -32,7 +33,6 @@ from referee.provenance import _SORTED, canonical, now, provenance, unsigned_ver
 PREFIX = b"referee-verdict-v1\n"
 ALGORITHM = "Ed25519"
 RING_FORMAT = "referee-signing-keys/1"
-RELOAD_EVERY = 1.0  # seconds between looks at the key ring file
 
 
 def b64(data: bytes) -> str:
@@ -217,14 +217,10 @@ class Signer:
         self.path = Path(path)
         self._keys: list[Key] | None = None
         self._stamp = None
-        self._looked = 0.0
 
     def keys(self) -> list[Key]:
-        """The ring, looked at again at most every RELOAD_EVERY seconds (GET /v1/keys)."""
-        clock = time.monotonic()
-        if self._keys is None or clock - self._looked >= RELOAD_EVERY:
-            self._looked = clock
-            self._fresh()
+        """The ring as its file is now (GET /v1/keys lists a new key as soon as it signs)."""
+        self._fresh()
         return self._keys
 
     def _file(self):

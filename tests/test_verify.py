@@ -412,3 +412,11 @@ def test_an_unsigned_verdict_is_not_chained(tmp_path, ring):
     status, said = verify_export(tmp_path, "m1", [{"number": 1, "record": REVOKE, "verdict": unsigned},
                                                   {"number": 2, "record": RENAMED[1], "verdict": after}])
     assert status == REFUSED and "revision 1: not signed" in said and "revision 2: the chain breaks" not in said
+
+
+def test_the_keys_listed_after_a_rotation_are_the_new_ring_at_once(tmp_path, ring):
+    """GET /v1/keys lists what Signer.keys() gives: a server that looked at its ring a moment
+    before a rotation lists the new key as soon as it signs with it."""
+    before = [k.id for k in ring.keys()]
+    fresh, _ = rotate(ring.path)
+    assert [k.id for k in ring.keys()] == before + [fresh.id]

@@ -49,7 +49,7 @@ def keys_rotate(args) -> int:
             print(f"key {old.id} revoked on {old.retired_at}: nothing it signed checks any more")
         else:
             print(f"key {old.id} retired on {old.retired_at}: the verdicts it signed before then still verify")
-    print("running servers sign with the new key within a second; GET /v1/keys lists every key")
+    print("running servers sign with the new key from now on; GET /v1/keys lists every key")
     return 0
 
 
