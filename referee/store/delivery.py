@@ -58,7 +58,7 @@ def settings() -> dict:
         "max_failures": int(env.get("REFEREE_WEBHOOK_MAX_FAILURES", "10")),  # then the subscription is disabled
         "timeout": float(env.get("REFEREE_WEBHOOK_TIMEOUT", "5")),          # one attempt, connect to status
         "budget": float(env.get("REFEREE_WEBHOOK_PASS_BUDGET", "10")),      # seconds of attempts per subscription per pass
-        "threads": int(env.get("REFEREE_WEBHOOK_THREADS", "16")),           # attempts under way at once
+        "threads": max(1, int(env.get("REFEREE_WEBHOOK_THREADS", "16"))),   # attempts under way at once
         "slow": float(env.get("REFEREE_WEBHOOK_SLOW", "2")),                # an answer slower than this is backed off
         "turn": 1,                                                          # events per subscription per turn
     }

@@ -430,3 +430,11 @@ def test_slow_receivers_that_never_fail_delay_another_tournament_s_first_event_b
     finally:
         for rx in slow:
             rx.__exit__(None, None, None)
+
+
+def test_no_threads_is_one_thread(monkeypatch):
+    """REFEREE_WEBHOOK_THREADS=0 would leave a pass waiting for a thread forever."""
+    from referee.store.delivery import settings
+
+    monkeypatch.setenv("REFEREE_WEBHOOK_THREADS", "0")
+    assert settings()["threads"] == 1
