@@ -170,3 +170,18 @@ def test_close_of_one_match_by_external_id(sqlite_url, capsys):
     tid, ids = _three_tables(sqlite_url, capsys)
     assert main(["close", "table-3", "--tournament", tid, "--database", sqlite_url]) == 0
     assert capsys.readouterr().out == "match table-3 closed: courts 0-0, points 0-0; a draw\n"
+
+
+def test_disputes_list_a_disputed_claim_with_what_was_claimed_and_awarded(sqlite_url, capsys):
+    claim = json.loads((EXAMPLES / "claim-fails.json").read_text())
+    tid, key, _ = created(capsys, "Cup", "--preset", "court-piece", "--database", sqlite_url)
+    store = Store(Database(sqlite_url))
+    view, _ = store.create_match(tid, key, {"players": claim["players"], "deals": claim["deals"]}, "table-1")
+    store.db.dispose()
+    assert main(["disputes", tid, "--code", "claim", "--database", sqlite_url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [f"table-1  deal 1 trick 10  seat 2 (Chandni)  claim  claimed 2, awarded 1  "
+                     f"/matches/{view.match.id}?deal=1&event=37", "1 dispute(s)"]
+    assert main(["disputes", tid, "--json", "--database", sqlite_url]) == 0
+    (found,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert found["claim"] == {"claimed": 2, "awarded": 1, "held": False} and found["rule"][0] == "R-34"

@@ -133,7 +133,8 @@ def disputes(args) -> int:
     for d in page["disputes"]:
         who = f"seat {d['seat']}" + (f" ({d['player']})" if d["player"] else "") if d["seat"] is not None else "-"
         where = f"deal {d['deal'] + 1}" + (f" trick {d['trick']}" if d["trick"] is not None else "")
-        flag = "decides the deal" if d["penalty"] else "corrected" if d["corrected"] else "pending" if d["pending"] else ""
+        flag = (f"claimed {d['claim']['claimed']}, awarded {d['claim']['awarded']}" if d.get("claim") else
+                "decides the deal" if d["penalty"] else "corrected" if d["corrected"] else "pending" if d["pending"] else "")
         print(f"{d['external_id'] or d['match']}  {where}  {who}  {d['code']}  {flag}  {d['moment']}".replace("    ", "  "))
     print(f"{len(page['disputes'])} dispute(s)")
     return 0
@@ -266,10 +267,10 @@ def add_commands(sub) -> None:
     p.add_argument("--json", action="store_true", help="one JSON line: the tie-break and the standings' rows")
     p.set_defaults(run=standings)
 
-    p = with_db(sub.add_parser("disputes", help="every violation of every match of a tournament, newest first"))
+    p = with_db(sub.add_parser("disputes", help="every violation and disputed claim of every match of a tournament, newest first"))
     p.add_argument("tournament", metavar="TID")
     p.add_argument("--status", choices=["in_progress", "finished"], help="only matches with this status")
-    p.add_argument("--code", help="only this violation code (e.g. revoke)")
+    p.add_argument("--code", help="only this violation code (e.g. revoke), or claim for the disputed claims")
     p.add_argument("--json", action="store_true", help="JSON Lines, one dispute a line")
     p.set_defaults(run=disputes)
 

@@ -35,9 +35,20 @@ def rulebook_html() -> Markup:
     return Markup(md.render(RULEBOOK.read_text(encoding="utf-8")))  # our own file, not user input
 
 
+@lru_cache(maxsize=1)
+def contents() -> list[dict]:
+    """The rulebook's contents: each section (its anchor, as heading_id gives it) with its
+    rules' ids and titles, in the rulebook's order."""
+    sections: dict[str, dict] = {}
+    for r in catalogue().values():
+        section = sections.setdefault(r.section, {"title": r.section, "anchor": heading_id(r.section), "rules": []})
+        section["rules"].append({"id": r.id, "title": r.title})
+    return list(sections.values())
+
+
 @bp.get("/rules", endpoint="rulesPage")
 def rules_page():
-    return render_template("rules.html", rulebook=rulebook_html())
+    return render_template("rules.html", rulebook=rulebook_html(), contents=contents())
 
 
 def cited(value, found: dict[str, None] | None = None) -> dict[str, None]:

@@ -43,13 +43,24 @@ def tournaments_page():
 def preset_in_words(preset: str, options: dict) -> dict:
     """The preset's title and text (the rulebook's Markdown as HTML, as the rulebook page shows
     it) and each option it overrides, as the rulebook names them."""
+    about = catalogue().get(f"preset.{preset}")
+    return {"title": about.title if about else preset, "html": rule_html(about.id) if about else "",
+            "options": options_in_words(options)}
+
+
+@bp.app_template_global()
+def options_in_words(options: dict | None) -> list[dict]:
+    """Each option as the rulebook names it, with its value in words (`play on: yes`), not
+    its JSON name (`play_on true`)."""
     rules = catalogue()
-    about = rules.get(f"preset.{preset}")
     given = []
-    for name, value in sorted(options.items()):
+    for name, value in sorted((options or {}).items()):
         option = rules.get(f"option.{name}")
-        given.append({"name": name, "title": option.title if option else name, "value": value})
-    return {"title": about.title if about else preset, "html": rule_html(about.id) if about else "", "options": given}
+        words = "yes" if value is True else "no" if value is False else "none" if value is None else \
+            str(value).replace("_", " ") if isinstance(value, str) else value
+        given.append({"name": name, "title": option.title if option else name.replace("_", " "), "value": value,
+                      "words": words, "rule": option.id if option else None})
+    return given
 
 
 def _filters() -> tuple[str | None, str | None]:

@@ -150,6 +150,7 @@ def match_page(match_id: str):
                  public=None if view.full else view.public(), steps=_replayed(*view.revision, _inline(full_record)),
                  deal_url=lambda i: url_for("pages_view.matchDeal", match_id=match_id, index=i))
     page["etag"] = view.etag
+    page["corrections"] = [r for r in _store().revisions(match_id, bearer_key()) if r["kind"] == "revise"]
     if _with_hands(full_record):  # what a reader may see of it is the analysis endpoint's to say
         page["analysis_url"] = url_for("analysis.getMatchAnalysis", match_id=match_id)
     response = Response(render_template("verdict.html", **page))
@@ -171,7 +172,9 @@ def match_deal(match_id: str, index: int):
 def revision_page(match_id: str, number: int):
     revision = _readable(lambda: _store().revision_view(match_id, number, bearer_key()))
     full_record = revision["full_record"]
-    page = _page(full_record, None, full=revision["full"], live=False, match=revision, public=revision["view"],
+    page = _page(full_record, None, full=revision["full"], live=False,
+                 match={**revision, "id": match_id},
+                 public=revision["view"],
                  steps=_replayed(full_record, revision["full_verdict"], _inline(full_record)),
                  deal_url=lambda i: url_for("pages_view.revisionDeal", match_id=match_id, number=number, index=i))
     return render_template("verdict.html", **page)
@@ -229,9 +232,11 @@ def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: Steps
             deals.append({"index": index, "deal": deal, "names": names, "src": deal_url(index)})
         else:
             deals.append(_deal_page(index, deal, shown_record, names, steps, public))
-    return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live,
+    focus = request.args.get("deal", type=int)
+    focus = focus - 1 if focus is not None and 1 <= focus <= len(verdict["deals"]) else None
+    return {"verdict": verdict, "record": shown_record, "deals": deals, "names": names, "live": live, "focus": focus,
             "match": match, "full": full, "errors": verdict["errors"], "lazy": lazy, "record_json": None,
-            "analysis_url": None, "analysis_record": None}
+            "analysis_url": None, "analysis_record": None, "corrections": []}
 
 
 def _with_hands(record: dict) -> bool:

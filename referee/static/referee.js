@@ -64,11 +64,12 @@
     this.cursor = k;
     active = this;
     var step = this.steps[k], root = this.root;
+    var toPlay = this.closedAt(k) ? null : step.to_play;  // an abandoned deal's end: nobody plays on
     root.querySelectorAll(".seat").forEach(function (seatEl) {
       var seat = Number(seatEl.dataset.seat);
       var hand = seatEl.querySelector(".hand");
       hand.textContent = "";
-      var legal = step.to_play === seat && step.legal ? step.legal : [];
+      var legal = toPlay === seat && step.legal ? step.legal : [];
       if (step.hands) {
         step.hands[seat].forEach(function (c) {
           hand.appendChild(cardEl(c, legal.indexOf(c) >= 0 ? "legal" : ""));
@@ -76,8 +77,8 @@
       } else {
         hand.textContent = "(hand " + root.dataset.handsNote + ")";
       }
-      seatEl.querySelector(".turn").hidden = step.to_play !== seat;
-      seatEl.classList.toggle("to-play", step.to_play === seat);
+      seatEl.querySelector(".turn").hidden = toPlay !== seat;
+      seatEl.classList.toggle("to-play", toPlay === seat);
     });
     var names = this.names;
     root.classList.toggle("ignored", !!step.ignored);
@@ -154,8 +155,14 @@
     el.textContent = "";
     if (step.error) {
       el.textContent = "Stopped: " + this.said(step.note);
-    } else if (step.referee) {
-      this.ruleNote(el, "Played by the referee: the deal is finished by perfect play", "R-34", "rules R-34, R-32");
+    } else if (step.referee && this.root.dataset.claim) {  // a settled claim's line: the claim's rules
+      this.ruleNote(el, "Played by the referee: the claim is settled by perfect play", "R-34", "rules R-34, R-34a");
+    } else if (step.referee) {  // the bell's line
+      this.ruleNote(el, "Played by the referee: the deal is finished by perfect play at the close", "R-32",
+                    "rules R-32, R-34");
+    } else if (this.closedAt(this.steps.indexOf(step))) {
+      this.ruleNote(el, "The session was closed here: the deal is abandoned, not scored, and nobody plays on",
+                    "R-32", "rule R-32");
     } else if (step.ignored) {
       this.ruleNote(el, "Ignored: after the penalty the tricks stop at the penalty trick; this event is not played",
                     "R-11", "rule R-11");
@@ -194,6 +201,11 @@
       }
     }
     return this.steps.length - 1;
+  };
+
+  // The last step of a deal abandoned at the close (R-32): the session ended there.
+  Stepper.prototype.closedAt = function (k) {
+    return this.root.dataset.status === "abandoned" && k === this.steps.length - 1;
   };
 
   // "text (rule link)." in `el`.

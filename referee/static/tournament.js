@@ -5,10 +5,13 @@
   var KEY = "referee-key:" + location.pathname;
   var etag = null;
   var keyNote = null;  // what the form says of a refused key, kept as the page swaps itself in
+  var bellNote = null;  // what the bell did, likewise
 
   function sayKey() {
     var state = document.getElementById("key-state");
     if (state && keyNote) { state.textContent = keyNote; }
+    var bellState = document.getElementById("bell-state");
+    if (bellState && bellNote) { bellState.textContent = bellNote; }
   }
 
   function root() { return document.getElementById("tournament") || document.getElementById("not-found"); }
@@ -60,6 +63,7 @@
         refresh();
       });
     }
+    bell();
     // A match page keeps its key per address: hand it this tab's key when a link is followed.
     document.querySelectorAll("a.match-link, a.moment").forEach(function (a) {
       a.addEventListener("click", function () {
@@ -67,6 +71,59 @@
         if (key) { sessionStorage.setItem("referee-key:" + new URL(a.href).pathname, key); }
       });
     });
+  }
+
+  // The bell: the matches in play are listed, then closed one by one with the key (each with
+  // its current ETag: a card played just before the bell still counts), and the page follows.
+  function bell() {
+    var ask = document.getElementById("bell-ask");
+    if (!ask || ask.dataset.ready) { return; }
+    ask.dataset.ready = "1";
+    var confirm = document.getElementById("bell-confirm"), state = document.getElementById("bell-state");
+    ask.addEventListener("click", function () { confirm.hidden = false; ask.hidden = true; });
+    document.getElementById("bell-cancel").addEventListener("click", function () { confirm.hidden = true; ask.hidden = false; });
+    document.getElementById("bell-ring").addEventListener("click", function () {
+      var ids = Array.prototype.map.call(confirm.querySelectorAll("li[data-match]"), function (li) {
+        return [li.dataset.match, li.textContent];
+      });
+      confirm.hidden = true;
+      bellNote = state.textContent = "Closing " + ids.length + " match(es)…";
+      var said = [];
+      ids.reduce(function (done, pair) {
+        return done.then(function () { return closeOne(pair[0]); }).then(function (text) { said.push(pair[1] + ": " + text); });
+      }, Promise.resolve()).then(function () {
+        bellNote = said.join("; ") + ".";
+        state.textContent = bellNote;
+        etag = null;
+        return refresh();
+      });
+    });
+  }
+
+  function keyed() {
+    var h = {"Accept": "application/json", "Content-Type": "application/json"};
+    var key = sessionStorage.getItem(KEY);
+    if (key) { h["Authorization"] = "Bearer " + key; }
+    return h;
+  }
+
+  function closeOne(id, again) {
+    var url = "/v1/matches/" + encodeURIComponent(id);
+    return fetch(url, {headers: keyed(), cache: "no-store"}).then(function (r) {
+      return r.json().then(function (m) {
+        if (!r.ok) { return Promise.reject(m.detail || r.status); }
+        var h = keyed();
+        h["If-Match"] = m.etag;
+        return fetch(url + "/close", {method: "POST", headers: h, body: "{}"});
+      });
+    }).then(function (r) {
+      if (r.status === 412 && !again) { return closeOne(id, true); }  // a card came in meanwhile: once more
+      return r.json().then(function (answer) {
+        if (!r.ok) { return "not closed: " + (answer.detail || r.status); }
+        var m = answer.match || answer.verdict.match;
+        return "closed, courts " + m.courts.join("–") + ", points " + m.points.join("–");
+      });
+    }).catch(function (why) { return "not closed: " + why; });
   }
 
   document.addEventListener("DOMContentLoaded", function () {

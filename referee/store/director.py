@@ -1,6 +1,6 @@
 """What a tournament director reads of a whole tournament: its matches with their scores,
-the standings with the rules that decided them, and every dispute (violation) of every
-match, newest first; and the tournament's ETag, which a live page polls cheaply."""
+where play is and their corrections, the standings with the rules that decided them, and
+every dispute (violation or disputed claim) of every match, newest first; and the tournament's ETag, which a live page polls cheaply."""
 from __future__ import annotations
 
 from datetime import timezone
@@ -14,7 +14,7 @@ from referee.visibility import public_violations
 from .db import Database
 from .ids import keyed
 from .keys import reader_sees_all
-from .models import Match, Tournament
+from .models import Match, Revision, Tournament
 from .standings import TIE_BREAK, pair_of, table
 from .tournaments import load_tournament
 from .views import iso, summary, tournament_settings
@@ -62,13 +62,45 @@ def moment(mid: str, deal: int, event: int | None) -> str:
     return f"/matches/{mid}?deal={deal + 1}" + (f"&event={event + 1}" if event is not None else "")
 
 
+def _trick_at(deal: dict, event: int) -> int:
+    """The trick in play at an event: one more than the tricks all played before it."""
+    done = 0
+    for t in deal["tricks"]:
+        events = [c["event"] for c in t["cards"] if c.get("event") is not None]
+        if events and max(events) < event:
+            done += 1
+    return done + 1
+
+
+def disputed_claims(h: Head, full: bool) -> list[tuple[int, dict]]:
+    """The claims the other team disputed (or left unanswered at the bell, R-34b), settled, as
+    disputes: (deal, the claim as a violation's fields). A reader without the key sees those
+    of deals that are over (a settled claim ends its deal)."""
+    out = []
+    for i, d in enumerate(h.verdict["deals"]):
+        c = d.get("claim")
+        if not c or "awarded" not in c or not (c.get("answer") == "dispute" or c.get("at_close")):
+            continue
+        if not full and d["status"] == "in_progress":
+            continue
+        how = "unanswered at the close, settled as disputed" if c.get("at_close") else f"disputed by seat {c['answered_by']}"
+        held = "held" if c["held"] else f"did not hold (could take {c['can_take']})"
+        out.append((i, {"code": "claim", "seat": c["seat"], "event": c["event"], "trick": _trick_at(d, c["event"]),
+                        "message": f"seat {c['seat']} claimed {c['tricks']} of the remaining tricks, {how}: {held}; "
+                                   f"awarded {c['awarded']}",
+                        "rule": c.get("rule") or [], "claim": {"claimed": c["tricks"], "awarded": c["awarded"],
+                                                                "held": c["held"]}}))
+    return out
+
+
 def disputes_of(h: Head, full: bool) -> list[dict[str, Any]]:
-    """A match's violations as a director lists them (a reader without the key sees those the
-    table may know)."""
+    """A match's violations and disputed claims as a director lists them (a reader without the
+    key sees those the table may know)."""
     if full:
         found = [(i, v) for i, d in enumerate(h.verdict["deals"]) for v in d["violations"]]
     else:
         found = public_violations(h.record, h.verdict)
+    found += disputed_claims(h, full)
     players = h.record.get("players") or []
     out = []
     for deal, v in found:
@@ -79,7 +111,8 @@ def disputes_of(h: Head, full: bool) -> list[dict[str, Any]]:
                     "player": players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else None,
                     "code": v["code"], "penalty": bool(v.get("penalty")), "corrected": bool(v.get("corrected")),
                     "pending": bool(v.get("pending")), "message": v.get("message"), "rule": v.get("rule") or [],
-                    "moment": moment(h.match.id, deal, v.get("event"))})
+                    "moment": moment(h.match.id, deal, v.get("event")),
+                    **({"claim": v["claim"]} if "claim" in v else {})})
     return out
 
 
@@ -89,8 +122,22 @@ def newest_first(disputes: list[dict]) -> list[dict]:
                                            -1 if d["event"] is None else d["event"]), reverse=True)
 
 
-def match_row(h: Head) -> dict:
-    return summary(h.match)
+def match_row(h: Head, corrections: list[dict], disputes: int) -> dict:
+    """A table as the director's list shows it: its summary, how many disputes it has, and
+    its corrections with their reasons (the audit trail, each a revision)."""
+    return {**summary(h.match), "disputes": disputes, "corrections": corrections}
+
+
+def corrections_of(s: Session, tid: str) -> dict[str, list[dict]]:
+    """Every correction (PUT /record) of the tournament's matches, by match: one query."""
+    rows = s.execute(select(Revision.match_id, Revision.number, Revision.reason, Revision.created_at)
+                     .join(Match, Match.id == Revision.match_id)
+                     .where(Match.tournament_id == tid, Revision.kind == "revise")
+                     .order_by(Revision.match_id, Revision.number)).all()
+    out: dict[str, list[dict]] = {}
+    for r in rows:
+        out.setdefault(r.match_id, []).append({"revision": r.number, "reason": r.reason, "at": iso(r.created_at)})
+    return out
 
 
 def listing(s: Session, public_only: bool, limit: int, offset: int) -> list[dict]:
@@ -137,6 +184,10 @@ class Director:
             full = True if trusted else reader_sees_all(t, key)
             all_heads = heads(s, tid)
             disputes = [d for h in all_heads for d in disputes_of(h, full)]
+            per_match: dict[str, int] = {}
+            for d in disputes:
+                per_match[d["match"]] = per_match.get(d["match"], 0) + 1
+            corrections = corrections_of(s, tid)
             codes = sorted({d["code"] for d in disputes})
             disputes = [d for d in disputes if (status is None or d["status"] == status)
                         and (code is None or d["code"] == code)]
@@ -144,5 +195,6 @@ class Director:
             return {"tournament": tournament_settings(t), "full": full,
                     "etag": keyed(tournament_etag(s, t)) if full else tournament_etag(s, t),
                     "standings": standings_with_rules(finished), "tie_break": TIE_BREAK,
-                    "matches": [match_row(h) for h in all_heads], "disputes": newest_first(disputes),
+                    "matches": [match_row(h, corrections.get(h.match.id, []), per_match.get(h.match.id, 0))
+                                for h in all_heads], "disputes": newest_first(disputes),
                     "codes": codes}

@@ -50,5 +50,6 @@ class Revisions:
                                   before and (before.record, before.verdict))
                 record, verdict = view.record(), view.verdict()
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),
+                    "match_id": m.id, "external_id": m.external_id, "tournament": m.tournament_id,
                     "record": record, "verdict": verdict, "full": full, "full_record": r.record,
                     "full_verdict": r.verdict, "view": view}

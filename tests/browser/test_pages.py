@@ -177,8 +177,10 @@ def test_a_moment_of_a_stored_match_has_its_own_address_and_printing_gives_the_r
     try:
         assert not browser.find_element(By.CSS_SELECTOR, "#deal-0 .controls").is_displayed()
         assert not browser.find_element(By.CSS_SELECTOR, "header.site").is_displayed()
-        report = browser.find_element(By.ID, "deal-0").text
-        assert "revoke" in report and "Result: team 1, penalty court" in report and "R-1" in report
+        # a moment's page prints as the ruling on its deal: the decision with its rules, on one page
+        assert not browser.find_element(By.ID, "deal-0").is_displayed()
+        report = browser.find_element(By.ID, "ruling").text
+        assert "revoke" in report and "Decision: team 1, penalty court" in report and "R-1" in report
         browser.save_screenshot(str(SHOTS / "print-report.png"))
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
@@ -380,3 +382,23 @@ def test_a_phone_sized_window_has_no_horizontal_scrolling_and_the_print_view_sti
             browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     finally:
         browser.set_window_size(1280, 1600)
+
+
+def test_the_rulebook_has_contents_and_finds_a_rule_as_you_type(served, browser):
+    base, _ = served
+    browser.get(f"{base}/rules")
+    contents = browser.find_element(By.ID, "contents")
+    assert "2. Playing a trick" in contents.text and "13. Perfect play" in contents.text
+    assert contents.find_element(By.PARTIAL_LINK_TEXT, "Playing a trick").get_attribute("href").endswith("#section-2")
+    query = browser.find_element(By.ID, "rule-query")
+    query.send_keys("revoke penalty")
+    hits = wait_for(lambda: [a.get_attribute("href") for a in browser.find_elements(By.CSS_SELECTOR, "#rule-hits a")])
+    assert any(h.endswith("#revoke.penalty") for h in hits)
+    assert "rule" in browser.find_element(By.ID, "rule-hits-state").text
+    query.clear()
+    query.send_keys("zzzz nothing like this")
+    wait_for(lambda: "No rule has these words." in browser.find_element(By.ID, "rule-hits-state").text)
+    query.clear()
+    query.send_keys("R-34a")
+    query.submit()
+    wait_for(lambda: browser.current_url.endswith("#R-34a"))

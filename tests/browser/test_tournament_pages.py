@@ -63,7 +63,7 @@ def test_a_dispute_link_lands_on_its_moment_and_the_filters_narrow_the_list(serv
     match(base, t, ["E", "F", "G", "H"], [won_by(0, [1] * 7)], "table-2")
     browser.get(f"{base}/tournaments/{t['id']}")
     [dispute] = rows(browser, "disputes")
-    assert "table-1" in dispute and "seat 2 (C)" in dispute and "revoke" in dispute and "yes" in dispute
+    assert "table-1" in dispute and "seat 2 (C)" in dispute and "revoke" in dispute and "decided the deal" in dispute
     Select(browser.find_element(By.ID, "code")).select_by_value("revoke")
     Select(browser.find_element(By.ID, "status")).select_by_value("finished")
     browser.find_element(By.CSS_SELECTOR, "#dispute-filters button").click()
