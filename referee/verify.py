@@ -106,6 +106,11 @@ def _export_line(where: str, data: dict) -> Iterator[Subject]:
         yield Subject(where, data.get("verdict"), data.get("record"))
     for r, place in zip(revisions, places(data.get("id"), revisions)):
         yield Subject(f"{where} revision {r.get('number')}", r["verdict"], r.get("record"), place)
+    last = revisions[-1] if revisions else None
+    if last is not None and (data.get("verdict"), data.get("record"), data.get("revision", last.get("number"))) != \
+            (last["verdict"], last.get("record"), last.get("number")):
+        yield _problem(where, f"the match's current record, verdict or revision number is not its last revision's "
+                              f"(revision {last.get('number')}): not what the server exported")
 
 
 def _checked_record(path: str, line: int | None) -> Any:

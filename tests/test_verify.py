@@ -268,6 +268,17 @@ def test_an_export_is_a_chain_a_dropped_revision_shows_and_the_broken_link_is_na
     assert "revision 3: the chain breaks between revision 1 and revision 3" in said
 
 
+def test_an_export_s_current_verdict_is_its_last_revision_s(tmp_path, ring):
+    revisions = chain(ring, RENAMED)
+    path = export_of(tmp_path, "m1", revisions)
+    lines = [json.loads(line) for line in Path(path).read_text().splitlines()]
+    lines[1]["verdict"] = revisions[1]["verdict"]  # the current verdict swapped for an older one
+    Path(path).write_text("\n".join(json.dumps(x) for x in lines))
+    reports, status = verify_files([path], [], [str(tmp_path / "keys")])
+    said = "\n".join(line for r in reports for line in r.lines)
+    assert status == REFUSED and "the match's current record, verdict or revision number is not its last" in said
+
+
 def test_a_changed_revision_breaks_the_link_after_it(tmp_path, ring):
     revisions = chain(ring, RENAMED)
     other = chain(ring, [REVOKE, {**REVOKE, "players": ["W", "X", "Y", "Z"]}])[1]  # signed, but not this chain's
