@@ -16,9 +16,11 @@ DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "ini
               "language_level": 3}
 
 
-# as referee/solver/loader.py has them (a test says so)
-MODULES = ("core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
-SOURCES = ("core_codes.py",) + tuple(f"{m}.py" for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
+# as referee/solver/loader.py has them (a test says so); the rule kernel's source is the
+# engine's (referee/engine/kernel.py), compiled under the solver's name core_kernel
+MODULES = ("core_kernel", "core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
+PY = {"core_kernel": "../engine/kernel.py"}
+SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 
 
 def digest() -> str:
@@ -73,8 +75,8 @@ def extensions():
     except ImportError:
         sys.stderr.write("referee: Cython is not installed; perfect play runs as Python\n")
         return []
-    exts = [Extension(f"referee.solver.{m}", [os.path.join(SOLVER, f"{m}.py")], extra_compile_args=["-O3"])
-            for m in MODULES]
+    exts = [Extension(f"referee.solver.{m}", [os.path.normpath(os.path.join(SOLVER, PY.get(m, f"{m}.py")))],
+                      extra_compile_args=["-O3"]) for m in MODULES]
     build_dir = os.path.join("build", "cython")
     # translate again whenever any source changed since the C files in build_dir were made
     # (Cython follows a module's own .pxd, not always the ones it cimports)

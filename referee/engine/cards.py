@@ -16,12 +16,13 @@ SUIT_SYMBOLS = {s: sym for sym, s in _SYMBOLS.items()}
 class Card:
     """One of the 52 cards. Instances are shared: compare with `is` or `==`."""
 
-    __slots__ = ("rank", "suit", "strength", "index", "is_ten", "is_ace", "text", "face")
+    __slots__ = ("rank", "suit", "strength", "index", "code", "is_ten", "is_ace", "text", "face")
 
     rank: str
     suit: str
     strength: int
     index: int
+    code: int  # the rule kernel's card: rank | suit << 4 (kernel.table_card)
     is_ten: bool
     is_ace: bool
     text: str
@@ -40,6 +41,7 @@ class Card:
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "strength", RANKS.index(rank))
         object.__setattr__(card, "index", SUITS.index(suit) * 13 + RANKS.index(rank))
+        object.__setattr__(card, "code", SUITS.index(suit) << 4 | RANKS.index(rank))
         object.__setattr__(card, "is_ten", rank == "T")
         object.__setattr__(card, "is_ace", rank == "A")
         object.__setattr__(card, "text", rank + suit)  # the canonical text, ready for output

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .cards import team_of
+from .kernel import BLOCK_NONE, BLOCK_RULES, SUIT_NUMBER, T_SUIT, Rules, pile_blocked, pile_collects, pile_hot, pile_pair_open
 from .options import Options
 
 
@@ -34,44 +35,33 @@ class Pile:
     it collected, and whether the run is `hot`.
     """
 
-    def __init__(self, options: Options):
+    def __init__(self, options: Options, rules: Rules):
         self.options = options
+        self.rules = rules
         self.pile = 0
         self.rule: list[str] | None = None
         self.last_winner: int | None = None
         self.last_card = None
         self.last_established = False
         self.last_collected = True
-        self._each_win = options.pile_after_collect == "each_win"
         self.hot = False  # each_win: the previous trick's winner has collected in this run
 
-    def _blocked_by(self, number: int, winning_card, trump_suit) -> str | None:
-        """The option (its rule id) that keeps this trick from collecting, or None."""
-        o = self.options
-        if number == 2 and not o.pile_first_pair_collects:
-            return "pile.first-pair"
-        if number in o.pile_no_collect_after:
-            return "pile.no-collect-after"
-        if o.pile_ace_on_ace and winning_card.is_ace and self.last_card is not None and self.last_card.is_ace:
-            return "pile.ace-on-ace"
-        if o.pile_ace_no_seal != "none" and winning_card.is_ace:
-            if o.pile_ace_no_seal == "any":
-                return "pile.any-ace"
-            if winning_card.suit == trump_suit:
-                return "pile.trump-ace"
-        return None
-
     def _pair_open_for(self, winner: int) -> bool:
-        return self.last_winner == winner and (self.hot or not self.last_collected and self.last_established)
+        return pile_pair_open(-1 if self.last_winner is None else self.last_winner, winner, self.hot,
+                              self.last_collected, self.last_established)
 
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
-        """Add the trick to the pile; return the collecting team or None."""
+        """Add the trick to the pile; return the collecting team or None (the kernel's pile rules)."""
         self.pile += 1
         pair = self._pair_open_for(winner)
-        blocked = self._blocked_by(number, winning_card, trump_suit) if pair else None
-        collects = number == 13 or (pair and blocked is None)
-        self.rule = self._why(number, winner, pair, blocked, collects)
-        self.hot = self._each_win and pair and (collects or self.hot and blocked is not None)
+        blocked = BLOCK_NONE
+        if pair:
+            last = self.last_card
+            blocked = pile_blocked(self.rules, number, winning_card.strength, winning_card.code >> T_SUIT,
+                                   SUIT_NUMBER[trump_suit], last is not None and last.is_ace)
+        collects = bool(pile_collects(number, pair, blocked))
+        self.rule = self._why(number, winner, pair, BLOCK_RULES[blocked], collects)
+        self.hot = bool(pile_hot(self.rules, pair, collects, self.hot, blocked))
         self.last_winner, self.last_card = winner, winning_card
         self.last_established, self.last_collected = established, collects
         if collects:
@@ -96,12 +86,11 @@ class Pile:
         if next_number == 13:
             return None  # anyone winning the 13th takes the rest
         if self.last_winner is not None and self._pair_open_for(self.last_winner):
-            o = self.options
-            if next_number in o.pile_no_collect_after or (next_number == 2 and not o.pile_first_pair_collects):
-                return None
+            if pile_blocked(self.rules, next_number, -1, -1, -1, 0) != BLOCK_NONE:
+                return None  # the pair would end on a trick that never collects
             return self.last_winner
         return None
 
 
-def make_collection(options: Options):
-    return Pile(options) if options.collection == "pile" else Immediate()
+def make_collection(options: Options, rules: Rules):
+    return Pile(options, rules) if options.collection == "pile" else Immediate()

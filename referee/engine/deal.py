@@ -24,6 +24,7 @@ from .cards import DECK, SUIT_CARDS, Card, caller_of, team_of
 from .claims import TableClaim, answer, awaiting_answer, awaiting_settlement, claim, play_line, remaining
 from .closing import close_trick
 from .collection import make_collection
+from .kernel import rules_of
 from .dealing import checked_bid, checked_hands, make_trump
 from .ending import after_end, begin_play_on, is_complete
 from .facts import facts, ignored_events, penalty, status, tricks_over, won_until
@@ -78,7 +79,6 @@ class Deal:
         self.tens_won = [0, 0]
         self.pile_tens = 0
         self.trick_ends: list[int] = []
-        self.collection = make_collection(options)
         self.redeal = bool(trump and trump.redeal)
         self.n_events = 0
         self.ended = False          # no further event possible
@@ -96,6 +96,8 @@ class Deal:
         self.unplayed: set[Card] = set(DECK) if hands is None else set()
         self.held: list[set[Card]] = self.hands if self.hands is not None else [self.unplayed] * 4
         self.trump = make_trump(self, trump or TrumpSpec())
+        self.rules = _rules(options, self.trump.mode, self.caller, self.callers, 0 if self.bid is None else self.bid.tricks)
+        self.collection = make_collection(options, self.rules)
         self.pairs = DecidingPair(options, self.callers, self.trump.mode == "hidden") if options.deciding_pair else None
         self.set_aside = self.trump.card if self.trump.is_concealed_mode else None
         self.leader = self.caller
@@ -278,3 +280,18 @@ class Deal:
         the next event will not be a take-back (R-12)."""
         if self.filled == 4:
             close_trick(self, self.n_events - 1)
+
+
+_KEPT: dict = {}  # (id(options), mode, caller, bid): (options, Rules); resolved options are shared
+
+
+def _rules(options: Options, mode: str, caller: int, callers: int, bid_n: int):
+    """The kernel's settings of a deal (kernel.rules_of), kept for the same options object:
+    a replay makes one deal after another with the same options."""
+    key = (id(options), mode, caller, bid_n)
+    kept = _KEPT.get(key)
+    if kept is None or kept[0] is not options:
+        if len(_KEPT) >= 512:
+            _KEPT.clear()
+        kept = _KEPT[key] = (options, rules_of(options, mode, caller, callers, bid_n))
+    return kept[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .cards import Card, team_of
 from .errors import RecordError
+from .kernel import tens_settled
 
 
 def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
@@ -51,13 +52,6 @@ def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
 
 
 SETTLED = "end.tens-settled"
-
-
-def tens_settled(tens0: int, tens1: int, won0: int, won1: int) -> bool:
-    """tens_end settled (end.tens-settled): all four tens are in and the tens are 4-0 or
-    3-1, or 2-2 and a team has seven tricks (tricks collected, in pile games). The one
-    statement of the rule: the solver's core asks it too (core_trick._ends)."""
-    return tens0 + tens1 == 4 and (tens0 != 2 or won0 >= 7 or won1 >= 7)
 
 
 def sweep(won, options) -> int | None:

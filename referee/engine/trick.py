@@ -5,6 +5,7 @@ import json
 from typing import NamedTuple, Tuple
 
 from .cards import Card
+from .kernel import SUIT_NUMBER, trick_winner
 
 # A play as the replay stores it: (seat, card, event, face_down, trump). The replay's
 # fast path builds plain tuples (a NamedTuple's constructor call per card cost ~7 us a
@@ -24,23 +25,12 @@ class Played(NamedTuple):
 
 
 def winning_play(plays: tuple[Play, ...], trump_suit: str | None) -> Play:
-    """The highest active trump; if the trump suit is the suit led (or no trump was
-    played), the highest card of the suit led. A face-down card never wins (and is
-    never an active trump)."""
-    led = plays[0][CARD].suit
-    best = None
-    top = -1
-    if trump_suit != led:
-        for p in plays:
-            if p[TRUMP] and p[CARD].strength > top:
-                best, top = p, p[CARD].strength
-        if best is not None:
-            return best
-    for p in plays:
-        card = p[CARD]
-        if card.suit == led and card.strength > top and not p[FACE_DOWN]:
-            best, top = p, card.strength
-    return best  # type: ignore[return-value]  # the lead itself always qualifies
+    """The play that wins the trick so far (the kernel's trick_winner: the highest active
+    trump, else the highest card of the suit led; a face-down card never wins)."""
+    cards = 0
+    for p in reversed(plays):
+        cards = cards << 8 | p[CARD].code | p[TRUMP] << 6 | p[FACE_DOWN] << 7  # kernel.table_card's byte
+    return plays[trick_winner(cards, len(plays), SUIT_NUMBER[trump_suit])]
 
 
 class Trick(NamedTuple):

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from ..engine.cards import Card, team_of
 from ..engine.deal import Deal
+from ..engine.kernel import rules_key
 from ..engine.playrecord import PLAY, REVEAL, Event
 from . import position
 from .core_codes import REVEAL as REVEAL_CODE
@@ -98,8 +99,8 @@ class Solver:
         if any(v.is_illegal_play and not v.corrected for v in deal.violations):
             raise UnsolvablePosition("the deal has an illegal play on record; its end is decided by the penalty rules")
         rules = position.rules(deal)
-        if rules != self._rules:
-            self._rules, self._value = rules, position.outcome(deal)
+        if rules_key(rules) != self._rules:
+            self._rules, self._value = rules_key(rules), position.outcome(deal)
             self._search = self.core(rules, self.code, self._value)
             self._options = deal.options
         self._search.spend = (limit or SearchLimit()).spend
@@ -169,7 +170,7 @@ def _ends(value, options, search, key) -> list:
     won0, won1, tens0, tens1, first_seven, left, kind, team = key
     sevens = [first_seven] if first_seven >= 0 else [-1, 0, 1]
     out = 4 - tens0 - tens1 if options.scoring == "tens" else 0
-    kinds = [(kind, search.pwinner)] if kind or search.pairs_on == 0 else [(k, w) for k in (1, 2, 3) for w in (0, 1)]
+    kinds = [(kind, search.pwinner)] if kind or search.r.pairs == 0 else [(k, w) for k in (1, 2, 3) for w in (0, 1)]
     found = set()
     for a in range(left + 1):
         for b in range(left + 1 - a):

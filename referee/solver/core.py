@@ -130,7 +130,7 @@ class Search(Bounds):
             return NONE << RES
         if obj == EXACT and self._forced(kk):
             return NONE << RES | self.cash_rel
-        if (obj == TRICKS or (obj == DEAL_TRICKS and self.end == END_THIRTEEN and not self.settled)) and not self.opt_pile:
+        if (obj == TRICKS or (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled)) and not self.r.pile:
             r = self._sure(t)  # every trick is played: the bridge question
             if r != UNDECIDED << RES:
                 return r
@@ -138,7 +138,7 @@ class Search(Bounds):
             r = self._envelope(t)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == SCORE and self.opt_pile and not self.pairs_on and not self.settled:
+        elif obj == SCORE and self.r.pile and not self.r.pairs and not self.r.settled:
             r = self._pile_bound(t)
             if r != UNDECIDED << RES:
                 return r

@@ -12,7 +12,7 @@ class Bounds(Table):
         super().__init__(rules, objective, outcome, spend)
         # a trick won is never worse than the same trick lost (see _envelope)
         # (and every end of the deal is known from the tricks alone: not when the tens end it)
-        self.monotone = 0 if self.opt_pile or self.pairs_on or self.settled else 1
+        self.monotone = 0 if self.r.pile or self.r.pairs or self.r.settled else 1
         self.sims = {}
         self.spans = {}
         self.piles = {}
@@ -126,7 +126,7 @@ class Bounds(Table):
         whoever holds the highest one each win a trick of their own, whoever plays them
         (nothing still out beats them). holder * 16 + how many (cash_rel: those cards), or
         -1 where that does not hold."""
-        if self.end != END_THIRTEEN or self.settled or self.opt_pile or self.trump < 0 or self.hidden:
+        if self.r.end != END_THIRTEEN or self.r.settled or self.r.pile or self.trump < 0 or self.hidden:
             return -1
         tr = self.trump
         at = self.alive[tr]
@@ -334,9 +334,9 @@ class Bounds(Table):
             self._span_restore(saved)
             lo = min(lo, (v >> 20) - 0x20000)
             hi = max(hi, (v & 0xFFFFF) - 0x20000)
-        aces = 2 if self.ace_on_ace or self.ace_seal else 1
-        trumps = 2 if self.ace_seal == 1 else 1
-        open_est = (self.first_void and self.trump < 0) or (self.concealed and not self.revealed)
+        aces = 2 if self.r.ace_on_ace or self.r.ace_seal else 1
+        trumps = 2 if self.r.ace_seal == 1 else 1
+        open_est = (self.r.first_void and self.trump < 0) or (self.r.concealed and not self.revealed)
         number = self.number
         won0 = self.won[0]
         won1 = self.won[1]

@@ -1,6 +1,6 @@
 """The numbers of the core search (core.py and its modules) and of its readers (driver.py,
-position.py): objectives, answers, moves, the deal's end modes, the deciding pair's kinds,
-band reveals, the table's sizes, and tables of 13-bit masks. Plain Python, never compiled:
+position.py): objectives, answers, moves, the deal's end modes and band reveals (the kernel's), the
+deciding pair's kinds, the table's sizes, and tables of 13-bit masks. Plain Python, never compiled:
 each compiled core module copies what it uses into C at its import (its .pxd says the types)."""
 
 TRICKS = 0
@@ -18,20 +18,13 @@ RELMASK = (1 << 52) - 1
 LOWEST = -0x1FFFF        # below every value: test(LOWEST) asks only whether a line exists (EXACT)
 REVEAL = 52              # the move "show (or ask for) the face-down trump"
 
-END_SEVEN = 0
-END_PILE = 1
-END_THIRTEEN = 2
-END_BID = 3
-END_PAIR = 4
+# the rules' own numbers are the kernel's (referee/engine/kernel.py), declared there once
+from referee.engine.kernel import ACE, BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, TEN  # noqa: F401
 
 KIND_NONE = 0            # the deciding pair (end.deciding-pair): not decided yet
 KIND_PAIR = 1
 KIND_NO_PAIR = 2
 KIND_LAST = 3
-
-BAND_ASK = 0
-BAND_AUTO = 1
-BAND_AUTO_MUST = 2
 
 PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta
@@ -40,9 +33,6 @@ M64 = 0xFFFFFFFFFFFFFFFF
 HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
 HASH_B = 0xC2B2AE3D27D4EB4F
 CHECK = 1023             # the budget is asked every 1,024 nodes
-
-ACE = 12
-TEN = 8
 
 # Tables of 13-bit masks (one suit): how many cards, the highest, the lowest (-1: none);
 # UP[s * 13 + r]: suit s's ranks r..12 in a 52-bit mask; ONES[i]: one card of seat*4+suit i

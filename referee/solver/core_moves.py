@@ -67,9 +67,9 @@ class Moves(Trick):
             n = self._leads(seat, base)
         else:
             n = self._follows(seat, base)
-        if self.hidden and not (self.pairs_on and (seat & 1) == self.callers) and not (
-                self.no_caller_reveal and seat == self.caller):  # trump.band.caller-reveals
-            if (seat == self.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
+        if self.hidden and not (self.r.pairs and (seat & 1) == self.r.callers) and not (
+                self.r.no_caller_reveal and seat == self.r.caller):  # trump.band.caller-reveals
+            if (seat == self.r.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
                 self.mv[base + n] = REVEAL
                 n += 1
         if hint >= 0 and n > 1:
@@ -86,7 +86,7 @@ class Moves(Trick):
     def _only_hidden_card(self, seat):
         """The caller's face-down card is their last card (R-6): the one play."""
         b = seat * 4
-        return (self.hidden and seat == self.caller
+        return (self.hidden and seat == self.r.caller
                 and not (self.h[b] | self.h[b + 1] | self.h[b + 2] | self.h[b + 3]))
 
     def _leads(self, seat, base):
@@ -176,7 +176,7 @@ class Moves(Trick):
         seat = 0
         while seat < 4 and not (self.h[seat * 4 + s] >> r) & 1:
             seat += 1
-        return self.caller if seat == 4 else seat
+        return self.r.caller if seat == 4 else seat
 
     def _follows(self, seat, base):
         b = seat * 4
@@ -196,7 +196,7 @@ class Moves(Trick):
                 key = r + (20 if not ours and wsu == led and r < wr else 0)
                 n = self._add(base, n, key, led * 13 + r)
             return n
-        band_card = self.hidden and self.band_auto and seat == self.caller
+        band_card = self.hidden and self.r.band_auto and seat == self.r.caller
         if band_card and self.hsuit == led:
             self.mv[base] = led * 13 + self.hrank  # R-23: follows with the face-down card
             return 1
@@ -206,8 +206,8 @@ class Moves(Trick):
         tr = self.trump
         osuit = tr if tr >= 0 else self.secret
         obliged = (seat == self.asker or seat == self.must_trump
-                   or (self.hidden and self.band_reveal == BAND_AUTO_MUST)
-                   or (self.hidden and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers))
+                   or (self.hidden and self.r.band_reveal == BAND_AUTO_MUST)
+                   or (self.hidden and self.r.pairs and self.r.hidden_mode and (seat & 1) != self.r.callers))
         if obliged and osuit >= 0 and not (self.h[b + osuit] or (band_card and self.hsuit == osuit)):
             obliged = 0
         s = 0

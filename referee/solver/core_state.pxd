@@ -4,6 +4,8 @@ cimport cython
 
 ctypedef unsigned long long u64
 
+from referee.solver.core_kernel cimport Rules, rules_like, table_card, trick_winner
+
 cdef int ACE
 cdef int BAND_AUTO
 cdef int BAND_AUTO_MUST
@@ -15,10 +17,9 @@ cdef int TRICKS
 
 
 cdef class State:
-    # the rules (position.rules)
-    cdef public int opt_pile, end, play_on_opt, count_tens, fpc, nca, ace_on_ace, ace_seal, each_win
-    cdef public int first_void, concealed, hidden_mode, band_auto, band_reveal, pairs_on, pairs_hidden
-    cdef public int ace_rule, bid_n, caller, callers, settled, no_caller_reveal, tens_on
+    # the rules' settings (the kernel's Rules, position.rules)
+    cdef public Rules r
+    cdef public int tens_on
     cdef public int objective, team
     cdef public object outcome, spend, error
     cdef dict outcomes
@@ -36,7 +37,7 @@ cdef class State:
     cdef int tseat[64]
     cdef int tsuit[64]
     cdef int trank[64]
-    cdef int tflag[64]
+    cdef u64 tcard[16]
     cdef public int tk, tb, leader, number
     cdef public int trump, secret, hidden, hsuit, hrank, revealed, revealed_trick, reveal_k
     cdef public int asker, must_trump, lmt
@@ -51,7 +52,6 @@ cdef class State:
     cdef public int depth, ply
     cdef u64 closed_rel
 
-    @cython.locals(led=cython.int, best=cython.int, top=cython.int, j=cython.int)
     cdef int _winner(self) noexcept
 
     @cython.locals(i=cython.int)

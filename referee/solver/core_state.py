@@ -4,21 +4,20 @@ on the table, the trump and its state, the tally, the pile, the deciding-pair ru
 move and taking it back. Compiled with the other core modules where the install finds a C
 compiler (the C types in core_state.pxd); plain Python otherwise."""
 from .core_codes import ACE, BAND_AUTO, BAND_AUTO_MUST, BITS, HIGH, LOW, ONES, RELMASK, REVEAL, SCORE, TEN, TRICKS, UP
+from .core_kernel import rules_like, table_card, trick_winner
 
 
 class State:
-    """A position of one deal and its rules, for the core search (core.Search): `rules` is the
-    tuple position.rules gives, `outcome(won0, won1, first_seven, tens0, tens1, pair_kind,
+    """A position of one deal and its rules, for the core search (core.Search): `rules` the
+    deal's rule settings by name (the kernel's Rules, as position.rules gives them; kept as
+    `r`), `outcome(won0, won1, first_seven, tens0, tens1, pair_kind,
     pair_winner, team)` the encoded outcome of a finished deal for a team (the engine's
     scoring), `spend(n)` the budget's (called with the nodes searched; it may raise)."""
 
     def __init__(self, rules, objective, outcome, spend=None):
-        (self.opt_pile, self.end, self.play_on_opt, self.count_tens, self.fpc, self.nca,
-         self.ace_on_ace, self.ace_seal, self.each_win, self.first_void, self.concealed,
-         self.hidden_mode, self.band_auto, self.band_reveal, self.pairs_on, self.pairs_hidden,
-         self.ace_rule, self.bid_n, self.caller, self.callers, self.settled, self.no_caller_reveal) = rules
+        self.r = rules_like(rules)
         # the tens are counted where the score needs them, or where they end the deal (end.tens-settled)
-        self.tens_on = 1 if self.count_tens and (objective >= SCORE or self.settled) else 0
+        self.tens_on = 1 if self.r.tens and (objective >= SCORE or self.r.settled) else 0
         self.objective = objective
         self.outcome = outcome
         self.spend = spend
@@ -29,7 +28,7 @@ class State:
         self.tseat = [0] * 64
         self.tsuit = [0] * 64
         self.trank = [0] * 64
-        self.tflag = [0] * 64
+        self.tcard = [0] * 16
         self.won = [0] * 2
         self.tens = [0] * 2
         self.sv = [0] * 64
@@ -41,7 +40,7 @@ class State:
         specials = 0
         if self.tens_on:
             specials |= 1 << TEN
-        if (self.opt_pile and (self.ace_on_ace or self.ace_seal)) or (self.pairs_on and self.ace_rule and objective != TRICKS):
+        if (self.r.pile and (self.r.ace_on_ace or self.r.ace_seal)) or (self.r.pairs and self.r.ace_rule and objective != TRICKS):
             specials |= 1 << ACE
         self.specials = specials
 
@@ -63,12 +62,13 @@ class State:
         self.leader, self.number = leader, number
         self.tb = 4 * number
         self.tk = len(table)
+        self.tcard[number] = 0
         for i in range(self.tk):
             seat, suit, rank, flags = table[i]
             self.tseat[self.tb + i] = seat
             self.tsuit[self.tb + i] = suit
             self.trank[self.tb + i] = rank
-            self.tflag[self.tb + i] = flags
+            self.tcard[number] |= table_card(suit, rank, flags & 1, flags & 2) << (8 * i)
             self.alive[suit] |= 1 << rank
         self.trump, self.secret, self.hidden = trump, secret, hidden
         self.hsuit = hidden_card // 13 if hidden_card >= 0 else -1
@@ -104,22 +104,7 @@ class State:
 
     def _winner(self):
         """The index on the table of the card winning the trick so far (trick.winner)."""
-        led = self.tsuit[self.tb + 0]
-        best = -1
-        top = -1
-        j = 0
-        if self.trump != led:
-            for j in range(self.tk):
-                if self.tflag[self.tb + j] & 1 and self.trank[self.tb + j] > top:
-                    best = j
-                    top = self.trank[self.tb + j]
-            if best >= 0:
-                return best
-        for j in range(self.tk):
-            if self.tsuit[self.tb + j] == led and not self.tflag[self.tb + j] & 2 and self.trank[self.tb + j] > top:
-                best = j
-                top = self.trank[self.tb + j]
-        return best
+        return trick_winner(self.tcard[self.number], self.tk, self.trump)
 
     def _reveal(self, k):
         """The face-down trump is shown before the card at table index k: it is back in the
@@ -129,7 +114,7 @@ class State:
         self.revealed = 1
         self.revealed_trick = self.number
         self.reveal_k = k
-        i = self.caller * 4 + self.hsuit
+        i = self.r.caller * 4 + self.hsuit
         self.h[i] |= 1 << self.hrank
         self.lens += self.ones[i]
 
@@ -140,7 +125,7 @@ class State:
     def _restore(self, v):
         hidden = (v >> 3) & 1
         if hidden and not self.hidden:
-            i = self.caller * 4 + self.hsuit
+            i = self.r.caller * 4 + self.hsuit
             self.h[i] &= RELMASK ^ (1 << self.hrank)
             self.lens -= self.ones[i]
         self.trump = (v & 7) - 1
@@ -161,34 +146,34 @@ class State:
             self._reveal(k)
             if k == 0:
                 self.lmt = 1
-            elif self.hidden_mode or self.band_reveal != BAND_AUTO:
+            elif self.r.hidden_mode or self.r.band_reveal != BAND_AUTO:
                 self.asker = seat
             return
         s = m // 13
         r = m - 13 * s
         if self.hidden:
             led = self.tsuit[self.tb + 0]
-            if k > 0 and s != led and self.pairs_on and self.hidden_mode and (seat & 1) != self.callers:
+            if k > 0 and s != led and self.r.pairs and self.r.hidden_mode and (seat & 1) != self.r.callers:
                 self._reveal(k)  # Band Rang: an opponent's show-out shows it; they must trump
                 self.must_trump = seat
-            elif k > 0 and self.band_auto:
+            elif k > 0 and self.r.band_auto:
                 if s != led:
                     self._reveal(k)  # band: the first show-out turns it up (R-14)
-                    if self.band_reveal == BAND_AUTO_MUST:
+                    if self.r.band_reveal == BAND_AUTO_MUST:
                         self.must_trump = seat
-                elif s == self.hsuit and r == self.hrank and seat == self.caller:
+                elif s == self.hsuit and r == self.hrank and seat == self.r.caller:
                     self._reveal(k)  # followed with it (R-23)
-            elif s == self.hsuit and r == self.hrank and seat == self.caller:
+            elif s == self.hsuit and r == self.hrank and seat == self.r.caller:
                 self._reveal(k)  # the caller's last card (R-6)
         i = seat * 4 + s
         self.h[i] ^= 1 << r
         self.lens -= self.ones[i]
-        if self.first_void and self.trump < 0 and k > 0 and s != self.tsuit[self.tb + 0]:
+        if self.r.first_void and self.trump < 0 and k > 0 and s != self.tsuit[self.tb + 0]:
             self.trump = s  # the first show-out sets the trump (trump.first-void)
         self.tseat[self.tb + k] = seat
         self.tsuit[self.tb + k] = s
         self.trank[self.tb + k] = r
-        self.tflag[self.tb + k] = 1 if s == self.trump else 0
+        self.tcard[self.number] = (self.tcard[self.number] & ((1 << (8 * k)) - 1)) | table_card(s, r, s == self.trump, 0) << (8 * k)
         self.tk = k + 1
 
     def _undo(self, m, ply):

@@ -23,12 +23,12 @@ class Table(Moves):
         objective looks at (the second is the suit lengths, `lens`)."""
         obj = self.objective
         state = (self.trump + 1) | self.hidden << 3
-        if self.opt_pile:
+        if self.r.pile:
             state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
                      | self.pcoll << 9 | self.hot << 10)
-        if obj != TRICKS and not (obj == DEAL_TRICKS and self.end == END_THIRTEEN and not self.settled):
+        if obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
-            if self.end == END_PAIR:
+            if self.r.end == END_PAIR:
                 state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
                          | self.pwinner << 8 | self.revealed_trick << 9)
             if self.tens_on:
@@ -54,7 +54,7 @@ class Table(Moves):
                 while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
                     owner += 1
                 if owner == 4:
-                    owner = self.caller  # the face-down trump card
+                    owner = self.r.caller  # the face-down trump card
             v = v << 3 | owner
         return v
 
@@ -75,7 +75,7 @@ class Table(Moves):
                     while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
                         owner += 1
                     if owner == 4:
-                        owner = self.caller  # the face-down trump card
+                        owner = self.r.caller  # the face-down trump card
                     c = c << 3 | owner | (4 if (spec >> r) & 1 else 0)
                 r -= 1
             self.code[s] = c

@@ -4,6 +4,8 @@ cimport cython
 
 ctypedef unsigned long long u64
 
+from referee.solver.core_kernel cimport pile_blocked, pile_collects, pile_hot, pile_pair_open
+from referee.solver.core_kernel cimport pile_blocked, pile_collects, pile_hot, pile_pair_open, tens_settled
 from referee.solver.core_state cimport State
 
 cdef int ACE

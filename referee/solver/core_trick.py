@@ -3,8 +3,8 @@
 pile and its run (pile.*), tens, the end modes (end.*), the deciding pair, each closing
 taken back after the search below it."""
 from .core_codes import ACE, END_BID, END_PAIR, END_PILE, END_SEVEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, TEN, TRICKS
+from .core_kernel import pile_blocked, pile_collects, pile_hot, pile_pair_open, tens_settled
 from .core_state import State
-from referee.engine.ending import tens_settled
 
 
 class Trick(State):
@@ -37,7 +37,7 @@ class Trick(State):
             self.alive[self.tsuit[self.tb + j]] ^= 1 << self.trank[self.tb + j]
         taken = 1
         team = ws & 1
-        if self.opt_pile:
+        if self.r.pile:
             team = self._pile_trick(number, ws, wsu, wr, wk)
             taken = self.taken
         if team >= 0:
@@ -104,24 +104,13 @@ class Trick(State):
         """Double Sir's pile (pile.*): the trick goes on the pile; the same player winning two
         in a row collects it (R-8: a pair an option blocks leaves the run unbroken)."""
         self.pile += 1
-        pair = self.pw == ws and (self.hot or (not self.pcoll and self.pest))
-        blocked = 0
-        if pair:
-            if number == 2 and not self.fpc:
-                blocked = 1
-            elif (self.nca >> number) & 1:
-                blocked = 1
-            elif self.ace_on_ace and wr == ACE and self.pace:
-                blocked = 1
-            elif self.ace_seal == 2 and wr == ACE:
-                blocked = 1
-            elif self.ace_seal == 1 and wr == ACE and wsu == self.trump:
-                blocked = 1
-        collects = number == 13 or (pair and not blocked)
-        self.hot = 1 if self.each_win and pair and (collects or (self.hot and blocked)) else 0
-        if self.first_void:
+        pair = pile_pair_open(self.pw, ws, self.hot, self.pcoll, self.pest)
+        blocked = pile_blocked(self.r, number, wr, wsu, self.trump, self.pace) if pair else 0
+        collects = pile_collects(number, pair, blocked)
+        self.hot = pile_hot(self.r, pair, collects, self.hot, blocked)
+        if self.r.first_void:
             established = self.trump >= 0
-        elif self.concealed:
+        elif self.r.concealed:
             established = self.revealed and wk >= self.reveal_k
         else:
             established = 1
@@ -141,27 +130,27 @@ class Trick(State):
         may be played on (R-4) as the engine's `Deal._check_end` does."""
         won0 = self.won[0]
         won1 = self.won[1]
-        if self.end == END_PAIR:
+        if self.r.end == END_PAIR:
             decided = self._pair_trick(number, ws, ace) if self.pkind == KIND_NONE else 0
             return 1 if number == 13 or decided else 0
         if number == 13:
             return 1
-        if self.end == END_SEVEN:
+        if self.r.end == END_SEVEN:
             if self.play_on:
                 return 1 if (ws & 1) != self.first_seven else 0
             if won0 >= 7 or won1 >= 7:
                 self.first_seven = 0 if (won0 == 7 and won1 == 0) else 1 if (won0 == 0 and won1 == 7) else -1
-                self.court_made = 1 if self.first_seven >= 0 and self.play_on_opt else 0
+                self.court_made = 1 if self.first_seven >= 0 and self.r.play_on else 0
                 return 0 if self.court_made else 1
             return 0
-        if self.end == END_PILE:
+        if self.r.end == END_PILE:
             return 1 if min(won0, won1) >= 1 and max(won0, won1) >= 7 else 0
-        if self.end == END_BID:
-            c = self.callers
-            return 1 if self.won[c] >= self.bid_n or self.won[1 - c] >= 14 - self.bid_n else 0
-        if self.settled and tens_settled(self.tens[0], self.tens[1], won0, won1):
+        if self.r.end == END_BID:
+            c = self.r.callers
+            return 1 if self.won[c] >= self.r.bid_n or self.won[1 - c] >= 14 - self.r.bid_n else 0
+        if self.r.settled and tens_settled(self.tens[0], self.tens[1], won0, won1):
             return 1
-        if self.opt_pile:  # R-30
+        if self.r.pile:  # R-30
             if self.first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
                 self.first_seven = 0 if won0 >= 7 else 1
         elif number == 7 and max(won0, won1) == 7:
@@ -185,25 +174,25 @@ class Trick(State):
         elif self.run < 2:
             self.run += 1
         if self.run >= 2 and self._pair_counts(team, number):
-            if self.ace_rule and ace and number < 13:
+            if self.r.ace_rule and ace and number < 13:
                 self.deferred = 1
                 return 0
             self.pkind = KIND_PAIR
             self.pwinner = team
             return 1
         if number == 13:
-            if self.pairs_hidden:
+            if self.r.pairs_hidden:
                 self.pkind = KIND_LAST
                 self.pwinner = team
             else:
                 self.pkind = KIND_NO_PAIR
-                self.pwinner = self.callers
+                self.pwinner = self.r.callers
             return 1
         return 0
 
     def _pair_counts(self, team, number):
-        if not self.pairs_hidden:
-            return team != self.callers and number >= 3
-        if team == self.callers:
+        if not self.r.pairs_hidden:
+            return team != self.r.callers and number >= 3
+        if team == self.r.callers:
             return number >= 9
         return self.revealed and number >= max(4, self.revealed_trick + 1)

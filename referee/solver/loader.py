@@ -1,7 +1,7 @@
-"""Which core runs: the search's modules compiled (core_state, core_trick, core_moves,
-core_table, core_bounds, core: built by the install from those .py files and the C types in
-their .pxd files wherever a C compiler and the Python headers are found), or the same .py
-files run as Python. Both are one source, so they give the same answers; the compiled ones
+"""Which core runs: the search's modules compiled (core_kernel, core_state, core_trick,
+core_moves, core_table, core_bounds, core: built by the install from those .py files and the C
+types in their .pxd files wherever a C compiler and the Python headers are found; core_kernel's
+.py is the engine's rule kernel, referee/engine/kernel.py), or the same .py files run as Python. Both are one source, so they give the same answers; the compiled ones
 are used only when they were built from the sources beside them (the install writes their
 digest to core.digest), so an edited core never runs as an older build. `REFEREE_SOLVER=python`
 chooses Python whatever was built.
@@ -26,9 +26,15 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
-MODULES = ("core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
-SOURCES = ("core_codes.py",) + tuple(f"{m}.py" for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
+MODULES = ("core_kernel", "core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
+PY = {"core_kernel": "../engine/kernel.py"}  # the rule kernel is the engine's file (engine/kernel.py)
+SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 PYTHON = __name__.rpartition(".")[0] + ".python_core"
+
+
+def source(module: str) -> Path:
+    """The .py file of a core module."""
+    return HERE / PY.get(module, f"{module}.py")
 
 
 def source_digest() -> str:
@@ -40,13 +46,14 @@ def source_digest() -> str:
 
 
 class _PythonCore(importlib.abc.MetaPathFinder):
-    """`referee.solver.python_core.X` is referee/solver/X.py, always as Python."""
+    """`referee.solver.python_core.X` is referee/solver/X.py (the kernel: referee/engine/kernel.py),
+    always as Python."""
 
     def find_spec(self, name, path, target=None):
         if name == PYTHON:
             return importlib.machinery.ModuleSpec(name, None, is_package=True)
         if name.startswith(PYTHON + "."):
-            file = HERE / (name.rpartition(".")[2] + ".py")
+            file = source(name.rpartition(".")[2])
             if file.exists():
                 return importlib.util.spec_from_file_location(name, file)
         return None

@@ -7,7 +7,7 @@ the tests check it against a plain search through the engine's `push`.
 """
 from __future__ import annotations
 
-from .core_codes import BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
+from .core_codes import KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
 from ..engine.ending import sweep
@@ -15,10 +15,6 @@ from ..engine.scoring import Facts, make_scoring
 from .outcome import Scorer
 
 REVEAL_MOVE = "reveal"  # the move: the seat to play shows (or asks for) the face-down trump
-_ENDS = {"seven": END_SEVEN, "pile": END_PILE, "thirteen": END_THIRTEEN,
-         "bid": END_BID, "pair": END_PAIR}
-_BAND = {"ask": BAND_ASK, "auto": BAND_AUTO, "auto_must_trump": BAND_AUTO_MUST}
-_SEAL = {"none": 0, "trump": 1, "any": 2}
 KIND_NAMES = {KIND_PAIR: "deciding_pair", KIND_NO_PAIR: "no_pair", KIND_LAST: "last_trick"}
 
 
@@ -26,21 +22,9 @@ class NotAPosition(ValueError):
     """A moment the search does not take (a take-back under way)."""
 
 
-def rules(deal: Deal) -> tuple:
-    """The options and the deal's fixed facts, in the order core.Search takes them."""
-    o = deal.options
-    mode = deal.trump.mode
-    no_collect = 0
-    for n in o.pile_no_collect_after:
-        no_collect |= 1 << n
-    band = mode == "band"
-    return (int(o.collection == "pile"), _ENDS[o.end], int(o.play_on), int(o.scoring == "tens"),
-            int(o.pile_first_pair_collects), no_collect, int(o.pile_ace_on_ace), _SEAL[o.pile_ace_no_seal],
-            int(o.pile_after_collect == "each_win"), int(mode == "first_void"), int(deal.trump.is_concealed_mode),
-            int(mode == "hidden"), int(band and o.band_reveal != "ask"), _BAND[o.band_reveal] if band else BAND_ASK,
-            int(deal.pairs is not None), int(deal.pairs is not None and deal.pairs.hidden),
-            int(o.deciding_pair_ace_rule), deal.bid.tricks if deal.bid is not None else 0, deal.caller, deal.callers,
-            int(o.tens_end == "settled" and o.scoring == "tens"), int(band and deal.options.band_caller_reveals is False))
+def rules(deal: Deal):
+    """The deal's rule settings, by name (the kernel's Rules, built once with the deal)."""
+    return deal.rules
 
 
 def load(search, deal: Deal, team: int) -> None:

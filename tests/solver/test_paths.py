@@ -45,6 +45,34 @@ def test_both_paths_give_the_same_answer_by_the_same_search(preset, overrides, r
     assert compiled == python  # values, lines, results and the very node count
 
 
+def test_the_rule_kernel_is_the_engines_file_on_both_paths():
+    """One home for the trick-level rules: the Python core runs referee/engine/kernel.py (the
+    engine's own) as Python; the compiled core runs it compiled as core_kernel, built from
+    that very file (the digest covers it)."""
+    loader.python_search()
+    python_kernel = importlib.import_module(loader.PYTHON + ".core_kernel")
+    assert Path(python_kernel.__file__).resolve() == ROOT / "referee" / "engine" / "kernel.py"
+    assert loader.source("core_kernel").resolve() == ROOT / "referee" / "engine" / "kernel.py"
+    assert "../engine/kernel.py" in loader.SOURCES
+    if loader.COMPILED:
+        from referee.solver import core_kernel
+        assert Path(core_kernel.__file__).name.startswith("core_kernel.cpython")
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(cards=st.lists(st.tuples(st.integers(0, 3), st.integers(0, 12), st.booleans(), st.booleans()), min_size=1, max_size=4),
+       trump=st.integers(-1, 3))
+def test_both_kernels_name_the_same_trick_winner(cards, trump):
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    from referee.engine import kernel
+    from referee.solver import core_kernel
+    packed = 0
+    for k, (suit, rank, trumped, down) in enumerate(cards):
+        packed |= kernel.table_card(suit, rank, trumped and not down, down and k > 0) << (8 * k)
+    assert core_kernel.trick_winner(packed, len(cards), trump) == kernel.trick_winner(packed, len(cards), trump)
+
+
 def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
     if not loader.compiled_files():
         pytest.skip("no compiled core here")
@@ -65,6 +93,7 @@ def test_the_install_goes_on_without_a_c_compiler(tmp_path):
     for name in ("setup.py", "pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, tmp_path / name)
     (tmp_path / "referee" / "solver").mkdir(parents=True)
+    (tmp_path / "referee" / "engine").mkdir(parents=True)
     for name in loader.SOURCES:
         shutil.copy(ROOT / "referee" / "solver" / name, tmp_path / "referee" / "solver" / name)
     env = {**os.environ, "CC": "/bin/false", "LDSHARED": "/bin/false"}
@@ -87,6 +116,6 @@ def test_each_core_module_calls_only_methods_its_class_has():
     would be looked up as Python's at run time (and a C method cannot raise that it failed)."""
     known = set()
     for name in loader.MODULES:
-        text = (loader.HERE / f"{name}.py").read_text()
+        text = loader.source(name).read_text()
         known |= set(re.findall(r"    def (\w+)\(", text))
         assert set(re.findall(r"self\.(_\w+)\(", text)) <= known, name

@@ -1,0 +1,37 @@
+# The C types of the rule kernel, referee/engine/kernel.py, for its compiled form: setup.py
+# compiles that file as referee.solver.core_kernel (loader.py chooses); the engine always runs
+# it as Python, and so does the solver's Python path.
+cimport cython
+
+ctypedef unsigned long long u64
+
+cdef int ACE
+cdef int T_RANK, T_SUIT, T_TRUMP, T_DOWN
+cdef int SEAL_ANY, SEAL_TRUMP
+cdef int BLOCK_NONE, BLOCK_FIRST_PAIR, BLOCK_NO_COLLECT, BLOCK_ACE_ON_ACE, BLOCK_ANY_ACE, BLOCK_TRUMP_ACE
+
+
+cdef class Rules:
+    cdef public int pile, end, play_on, tens, first_pair_collects, ace_on_ace, ace_seal, each_win
+    cdef public int first_void, concealed, hidden_mode, band_auto, band_reveal, pairs, pairs_hidden
+    cdef public int ace_rule, bid_n, caller, callers, settled, no_caller_reveal
+    cdef public u64 no_collect
+
+
+
+cpdef u64 table_card(int suit, int rank, int trump, int down) noexcept
+
+cpdef Rules rules_like(object r)
+
+@cython.locals(led=cython.int, best=cython.int, top=cython.int, k=cython.int, c=u64, b=cython.int)
+cpdef int trick_winner(u64 cards, int n, int trump) noexcept
+
+cpdef int tens_settled(int tens0, int tens1, int won0, int won1) noexcept
+
+cpdef int pile_pair_open(int last_winner, int winner, int hot, int last_collected, int last_established) noexcept
+
+cpdef int pile_blocked(Rules r, int number, int rank, int suit, int trump, int last_ace) noexcept
+
+cpdef int pile_collects(int number, int pair, int blocked) noexcept
+
+cpdef int pile_hot(Rules r, int pair, int collects, int hot, int blocked) noexcept
