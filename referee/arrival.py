@@ -12,17 +12,19 @@ know, a malformed chunk) goes to a thread at once and the parser refuses it.
   receives the body as above (gunicorn would answer it from the request's thread; it is then
   not sent twice).
 
-A body longer than BUFFERED_BODY is read on by the request's thread.
+A body longer than BUFFERED_BODY is read on by the request's thread. An answer that leaves
+the body unread says `Connection: close` (closing_unread).
 """
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
 
-from gunicorn.http.body import DEFAULT_MAX_CHUNK_SIZE_LINE, DEFAULT_MAX_TRAILER_SECTION
+from gunicorn.http.body import DEFAULT_MAX_CHUNK_SIZE_LINE, DEFAULT_MAX_TRAILER_SECTION, ChunkedReader, LengthReader
 
 BUFFERED_BODY = 1024 * 1024   # the most of a body received before a thread takes it (the API's body limit)
 HEAD_LIMIT = 64 * 1024        # a head longer than this goes to a thread at once (the parser refuses it)
+DISCARDED = 64 * 1024         # the most of a body left unread that gunicorn discards to keep the connection
 CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 _FIELD = re.compile(rb"\r\n([^:\r\n]+):[ \t]*([^\r\n]*)")
@@ -109,3 +111,26 @@ class Arrival:
             if len(data) < end:
                 return False
             self.scan = end
+
+
+def body_left(environ: dict) -> bool:
+    """Whether the request's body is left unread, its rest not already here to discard (then
+    the connection cannot serve another request: gunicorn would close it after the answer)."""
+    reader = getattr(environ.get("wsgi.input"), "reader", None)
+    if isinstance(reader, ChunkedReader):
+        return reader.parser is not None
+    if not isinstance(reader, LengthReader) or reader.length == 0:
+        return False
+    with reader.unreader.buf.getbuffer() as arrived:
+        return reader.length > min(arrived.nbytes, DISCARDED)
+
+
+def closing_unread(app, environ: dict, start_response):
+    """The app, its answer saying `Connection: close` when the body is left unread (a 403 or a
+    415 sent before reading it, a 413 past the limit), not keep-alive and then a close under the
+    client's next request."""
+    def start(status, headers, exc_info=None):
+        if body_left(environ):
+            start_response.__self__.force_close()
+        return start_response(status, headers, exc_info)
+    return app(environ, start)

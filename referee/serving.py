@@ -16,8 +16,9 @@ Threaded workers (gunicorn's gthread), protected against clients that trickle or
   byte. Past it the client gets a 408 problem and the connection is closed, wherever it is;
   a thread also waits at most READ_TIMEOUT for each read, and for room to write the answer.
 - A worker holds at most CLIENT_CONNECTIONS connections from one address, past it a 429
-  problem, and `worker_connections` in all: past it the oldest idle connection is closed to
-  make room, else a 503 problem (gthread would stop accepting, new clients left unanswered).
+  problem, and `worker_connections` in all: past it the oldest idle connection (kept alive,
+  or not yet sending) is closed to make room, else a 503 problem (gthread would stop
+  accepting, new clients left unanswered).
 - An answer that leaves the body unread says `Connection: close`.
 
 A connection that sends nothing is closed after `keepalive` seconds. What gunicorn refuses
@@ -37,10 +38,9 @@ from collections import Counter, deque
 from functools import partial
 
 from gunicorn import http, util
-from gunicorn.http.body import ChunkedReader, LengthReader
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
-from referee.arrival import CONTINUE, Arrival
+from referee.arrival import CONTINUE, Arrival, closing_unread
 
 __all__ = ["worker_class", "workers", "threads", "worker_connections", "timeout", "keepalive", "accesslog",
            "control_socket_disable"]
@@ -63,7 +63,6 @@ CLIENT_CONNECTIONS = int(_per_client) if _per_client else 100  # per worker, fro
 READ_TIMEOUT = 10.0           # seconds a thread waits on one read or write of a client's socket
 BUFFERED_TOTAL = 64 * 2**20   # bytes of requests a worker's poller holds at once; past it, threads read
 READING_THREADS = threads // 2  # threads of a worker that may read a request still arriving
-DISCARDED = 64 * 1024         # the most of a body left unread that gunicorn discards to keep the connection
 
 DETAILS = {
     408: f"the request did not arrive within {REQUEST_TIMEOUT:.0f} s of its first byte",
@@ -169,29 +168,6 @@ class _TimedSocket(socket.socket):
             done()
 
 
-def body_left(environ: dict) -> bool:
-    """Whether the request's body is left unread, its rest not already here to discard (then
-    the connection cannot serve another request: gunicorn would close it after the answer)."""
-    reader = getattr(environ.get("wsgi.input"), "reader", None)
-    if isinstance(reader, ChunkedReader):
-        return reader.parser is not None
-    if not isinstance(reader, LengthReader) or reader.length == 0:
-        return False
-    with reader.unreader.buf.getbuffer() as arrived:
-        return reader.length > min(arrived.nbytes, DISCARDED)
-
-
-def closing_unread(app, environ: dict, start_response):
-    """The app, its answer saying `Connection: close` when the body is left unread (a 403 or a
-    415 sent before reading it, a 413 past the limit), not keep-alive and then a close under the
-    client's next request."""
-    def start(status, headers, exc_info=None):
-        if body_left(environ):
-            start_response.__self__.force_close()
-        return start_response(status, headers, exc_info)
-    return app(environ, start)
-
-
 class ProblemWorker(ThreadWorker):
     """gthread, receiving each request in the poller under one deadline, with a timeout on
     a thread's reads and writes, bounds on the connections open, and gunicorn's own error
@@ -250,6 +226,10 @@ class ProblemWorker(ThreadWorker):
             self.poller.unregister(idle.sock)
             self.nr_conns -= 1
             idle.close()
+            return None
+        silent = next((a for a in self.arrivals.values() if a.began is None), None)  # the oldest first
+        if silent is not None:
+            self._drop(silent)
             return None
         return 503, "Service Unavailable"
 

@@ -179,3 +179,19 @@ def test_past_the_bound_in_all_an_idle_connection_makes_room_else_503(served):
     finally:
         for sock in [*held, idle]:
             sock.close()
+
+
+def test_past_the_bound_in_all_a_connection_that_sends_nothing_makes_room(served):
+    """50 connections in all that have sent nothing yet (a flood of silent ones from two
+    addresses): a new client closes the oldest of them and is served."""
+    port, proc = served
+    all_closed(port, proc)
+    silent = [connect(port, f"127.0.0.{11 + n % 2}") for n in range(IN_ALL)]
+    try:
+        wait_until_held(proc.pid, port, IN_ALL)
+        assert probe(port, "127.0.0.13") == 200
+        silent[0].settimeout(10)
+        assert silent[0].recv(1) == b""  # the oldest, closed to make room
+    finally:
+        for sock in silent:
+            sock.close()
