@@ -431,3 +431,17 @@ def test_the_keys_listed_after_a_rotation_are_the_new_ring_at_once(tmp_path, rin
     before = [k.id for k in ring.keys()]
     fresh, _ = rotate(ring.path)
     assert [k.id for k in ring.keys()] == before + [fresh.id]
+
+
+def test_an_export_ends_with_a_summary_and_brief_prints_only_what_does_not_hold(tmp_path, ring, capsys):
+    revisions = chain(ring, RENAMED)
+    path = export_of(tmp_path, "m1", [revisions[0], revisions[2]])  # revision 2 dropped
+    assert main(["verify", path, "--key", str(tmp_path / "keys")]) == REFUSED
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("2 checked: 1 hold and are judged the same, 1 refused;")
+    assert out[-1].endswith("exit status 2: a signature refused (or a file unreadable)")
+    assert main(["verify", path, "--key", str(tmp_path / "keys"), "--brief"]) == REFUSED
+    brief = capsys.readouterr().out.splitlines()
+    assert len(brief) < len(out) and brief[-1] == out[-1]
+    assert all("the chain breaks" in line or "checked:" in line or "refused" in line or "revision 3" in line
+               for line in brief), brief

@@ -15,9 +15,29 @@ def verify(args) -> int:
 
     reports, status = verify_files(args.files, args.record, args.key)
     for r in reports:
+        if args.brief and r.status == 0:
+            continue
         for line in r.lines:
             print(line)
+    if len(reports) > 1 or args.brief:
+        print(summary(reports, status))
     return status
+
+
+MEANING = {0: "every signature holds and every verdict is the same", 1: "a verdict this engine judges differently",
+           2: "a signature refused (or a file unreadable)", 3: "not judged again completely",
+           4: "a malformed file or key"}
+
+
+def summary(reports, status: int) -> str:
+    """One line at the end of many: how many verdicts gave each answer, and what the exit status says."""
+    counts: dict[int, int] = {}
+    for r in reports:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    said = {0: "hold and are judged the same", 1: "judged differently", 2: "refused", 3: "not judged again completely",
+            4: "malformed"}
+    parts = [f"{counts[s]} {said[s]}" for s in sorted(counts)]
+    return f"{len(reports)} checked: {', '.join(parts)}; exit status {status}: {MEANING[status]}"
 
 
 def _ring(args) -> Path | None:
@@ -93,6 +113,8 @@ def add_commands(sub) -> None:
                         "given are trusted: without --key, none")
     p.add_argument("--record", action="append", default=[], metavar="RECORD",
                    help="the record(s) of bare verdicts, in order (a batch answer: by index)")
+    p.add_argument("--brief", action="store_true",
+                   help="print only what does not hold or differs, then the summary line (an export's many revisions)")
     p.set_defaults(run=verify)
 
     keys = sub.add_parser("signing-keys", help="the key ring that signs the verdicts (operators)")
