@@ -96,15 +96,17 @@ class Worker:
                               .order_by(FeedEvent.seq).limit(1)).one_or_none()
             return hook, event, events_shown_now(s, [event])[0] if event is not None else None
 
-    def _record(self, hook: Webhook, event: FeedEvent, status: int | None, error: str | None, ms: int) -> bool:
-        """Log the attempt and move the subscription on (delivered, or backed off); False when
-        it leaves the pass: a failure, a slow answer, or the subscription no longer ours."""
+    def _record(self, hook: Webhook, event: FeedEvent, status: int | None, error: str | None,
+                ms: int) -> tuple[bool, bool]:
+        """Log the attempt and move the subscription on (delivered, or backed off): (delivered,
+        goes on), which is False when it leaves the pass: a failure, a slow answer, or the
+        subscription no longer ours."""
         ok = error is None
         slow = ok and ms > self.conf["slow"] * 1000
         with self.db.transaction() as s:
             live = s.get(Webhook, hook.id)
             if live is None or live.lease_owner != self.owner:  # deleted, or another worker owns it now
-                return False
+                return False, False
             s.add(Delivery(webhook_id=hook.id, event_id=event.id, seq=event.seq, attempt=live.failures + 1, ok=ok,
                            http_status=status, error=error, duration_ms=ms, created_at=utcnow()))
             now = utcnow()
@@ -123,7 +125,7 @@ class Worker:
                     live.disabled_reason = f"disabled after {live.failures} failed attempts in a row: {error}"
                     log.error("webhook %s to %s disabled: %s", hook.id, hook.url, live.disabled_reason)
             live.leased_until = now + leases.LEASE
-        return ok and not slow
+        return ok, ok and not slow
 
     def _back_off(self, live: Webhook, now, event: FeedEvent, why: str) -> None:
         live.failures += 1
@@ -142,10 +144,9 @@ class Worker:
             status, error = self._attempt(hook, event, shown)
             spent = time.monotonic() - start
             share.spent += spent
-            if not self._record(hook, event, status, error, int(spent * 1000)):
-                return False
-            share.sent += 1
-            if share.sent >= BATCH or share.spent >= self.conf["budget"]:
+            delivered, goes_on = self._record(hook, event, status, error, int(spent * 1000))
+            share.sent += delivered
+            if not goes_on or share.sent >= BATCH or share.spent >= self.conf["budget"]:
                 return False
         return True
 
