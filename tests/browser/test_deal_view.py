@@ -172,3 +172,27 @@ def test_a_wrong_key_on_a_match_page_says_so_and_the_page_still_follows_the_matc
     wait_for(lambda: position(browser) != before)
     assert "Event 3 of 3: seat 3 plays 4♥" in position(browser)
     assert "does not open this match" in browser.find_element(By.ID, "key-state").text  # still said, after the swap
+
+
+def test_the_referees_plays_cite_the_rules_that_made_them_and_an_abandoned_deal_has_nobody_to_play(served, browser, width):
+    """A settled claim's line cites the claim's rules (R-34, R-34a), the bell's line R-32; a
+    deal abandoned at the close ends with nobody to play, and says why."""
+    base, _ = served
+    browser.get("about:blank")  # no page of an earlier test asks for searches meanwhile
+    _, bell, _ = _stored(base, "closed-at-the-bell.json", abandoned_deal="perfect_play")
+    data = json.loads((EXAMPLES / "closed-at-the-bell.json").read_text())
+    t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": data["preset"]})
+    abandoned, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {  # not finished by the referee
+        k: v for k, v in data.items() if k not in ("preset", "options")}}, key=t["key"])
+    paste(browser, base, (EXAMPLES / "claim-holds.json").read_text())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    legal = browser.find_element(By.CSS_SELECTOR, "#deal-0 .legal-text")
+    assert "the claim is settled by perfect play (rules R-34, R-34a)" in legal.text
+    browser.get(f"{base}/matches/{bell['id']}?deal=2&event=48")
+    wait_for(lambda: "at the close (rules R-32, R-34)" in browser.find_element(By.CSS_SELECTOR, "#deal-1 .legal-text").text)
+    browser.get(f"{base}/matches/{abandoned['id']}?deal=2&event=36")
+    wait_for(lambda: "the deal is abandoned" in browser.find_element(By.CSS_SELECTOR, "#deal-1 .legal-text").text)
+    assert "rule R-32" in browser.find_element(By.CSS_SELECTOR, "#deal-1 .legal-text").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#deal-1 .seat.to-play") == []
+    summary = browser.find_element(By.CSS_SELECTOR, "p.summary").text
+    assert "with" not in summary or "{" not in summary  # options in words, never as JSON
