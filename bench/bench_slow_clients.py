@@ -24,7 +24,9 @@ of the port that returns its line):
 - many-connections (issue 38): 2,100 connections from one client (gunicorn's workers take
   1,000 each), each sending a header line every 4 s for 16 s, and /healthz probed from
   another address (127.0.0.2) every 2 s meanwhile: how many were opened, how many were
-  answered 429 at once, and the probes.
+  answered 429 at once, and the probes;
+- never-closing: 20 clients each asking with `Connection: close`, then neither reading nor
+  closing, and /healthz probed from another address every 2 s for 12 s.
 
 Webhook delivery cases (DELIVERY below, each a function of the worker's settings) run
 against the unprotected baseline (one subscription at a time, 10 s an attempt, no budget:
@@ -250,6 +252,18 @@ def many_connections(port: int, conns: int = 2100, seconds: float = 16.0) -> str
             sock.close()
     return (f"{len(socks):,} of {conns:,} conns opened ({refused:,} answered 429 at once); another client's "
             f"{_probed(probes)}")
+
+
+def never_closing(port: int, conns: int = 20, seconds: float = 12.0) -> str:
+    """`conns` clients each asking with `Connection: close`, then neither reading nor closing;
+    /healthz probed from another address (127.0.0.2) every 2 s meanwhile."""
+    socks = _open(port, conns, b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    try:
+        probes = _keep_sending(socks, b"", 60.0, seconds, port, source="127.0.0.2")
+    finally:
+        for sock in socks:
+            sock.close()
+    return f"{len(socks)} clients never closing after a closing answer: another client's {_probed(probes)}"
 
 
 def _status(sock: socket.socket) -> bytes:
@@ -567,7 +581,8 @@ def analyses(port: int, master: int) -> str:
 
 CASES = {"alone": alone, "idle": idle, "trickle": trickle, "slow-reader": slow_reader,
          "trickle-chunked": partial(trickle_bodies, kind="chunked"),
-         "trickle-expect": partial(trickle_bodies, kind="expect"), "many-connections": many_connections}
+         "trickle-expect": partial(trickle_bodies, kind="expect"), "many-connections": many_connections,
+         "never-closing": never_closing}
 DELIVERY = {"slow-receivers": slow_receivers, "slow-fleet": slow_fleet}
 PERFECT_PLAY = {"claim-flood": claim_flood, "analyses": analyses}
 FAIR = {"claim-loop": claim_loop}

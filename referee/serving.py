@@ -19,7 +19,8 @@ Threaded workers (gunicorn's gthread), protected against clients that trickle or
   problem, and `worker_connections` in all: past it the oldest idle connection (kept alive,
   or not yet sending) is closed to make room, else a 503 problem (gthread would stop
   accepting, new clients left unanswered).
-- An answer that leaves the body unread says `Connection: close`.
+- An answer that leaves the body unread says `Connection: close`; a connection closed after
+  its answer is closed in the poller (referee/departure.py), not waited for there.
 
 A connection that sends nothing is closed after `keepalive` seconds. What gunicorn refuses
 before the app sees it (a request line over 4094 bytes: 414; header fields too large or too
@@ -41,6 +42,7 @@ from gunicorn import http, util
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from referee.arrival import CONTINUE, Arrival, closing_unread
+from referee.departure import Departures
 
 __all__ = ["worker_class", "workers", "threads", "worker_connections", "timeout", "keepalive", "accesslog",
            "control_socket_disable"]
@@ -168,6 +170,18 @@ class _TimedSocket(socket.socket):
             done()
 
 
+class _Conn(TConn):
+    """A connection whose graceful close (after an answer that closes it) is left to the
+    worker's poller (referee/departure.py), not waited for there."""
+
+    leave = None
+
+    def close(self, graceful=False):
+        if graceful and self.leave is not None:
+            return self.leave(self.sock)
+        return super().close(graceful)
+
+
 class ProblemWorker(ThreadWorker):
     """gthread, receiving each request in the poller under one deadline, with a timeout on
     a thread's reads and writes, bounds on the connections open, and gunicorn's own error
@@ -182,6 +196,10 @@ class ProblemWorker(ThreadWorker):
         self.clients_lock = threading.Lock()    # a thread may close a connection
         self.bound, self.worker_connections = self.worker_connections, 2**62  # gthread stops accepting there
         super().init_process()
+
+    def run(self):
+        self.departures = Departures(self.poller)
+        super().run()
 
     def load_wsgi(self):
         super().load_wsgi()
@@ -210,10 +228,11 @@ class ProblemWorker(ThreadWorker):
             with self.clients_lock:
                 self.clients[client] += 1
             sock.on_close = partial(self._closed, client)
-        conn = TConn(self.cfg, sock, addr, listener.getsockname())
+        conn = _Conn(self.cfg, sock, addr, listener.getsockname())
         if self.cfg.is_ssl:  # the handshake needs a thread: gthread's own way
             self.enqueue_req(conn)
         else:
+            conn.leave = self.departures.close
             self._receive(conn)
 
     def _past_bound(self, client: str | None) -> tuple[int, str] | None:
@@ -341,6 +360,7 @@ class ProblemWorker(ThreadWorker):
     def murder_pending(self):
         """Also: requests that did not arrive in time get a 408; silent connections are closed."""
         super().murder_pending()
+        self.departures.expire()
         now = time.monotonic()
         for arrival in [a for a in self.arrivals.values() if a.until <= now]:
             self._drop(arrival, problem_response(408, "Request Timeout") if arrival.began is not None else b"")
@@ -348,6 +368,7 @@ class ProblemWorker(ThreadWorker):
     def murder_keepalived(self, force=False):
         super().murder_keepalived(force)
         if force:
+            self.departures.expire(everyone=True)
             for arrival in list(self.arrivals.values()):
                 self._drop(arrival)
 

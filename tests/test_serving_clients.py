@@ -195,3 +195,21 @@ def test_past_the_bound_in_all_a_connection_that_sends_nothing_makes_room(served
     finally:
         for sock in silent:
             sock.close()
+
+
+def test_clients_that_never_close_after_a_closing_answer_do_not_hold_the_worker(served):
+    """20 clients each asking with `Connection: close` and then neither reading nor closing:
+    the server closes its side and waits for them in its poller, so /healthz is answered
+    meanwhile (gunicorn waited for each in turn, up to 2 s, holding the whole worker: 20 of
+    them held it about 30 s), and each still gets its whole answer."""
+    port, proc = served
+    all_closed(port, proc)
+    lingering = [connect(port, "127.0.0.14") for _ in range(20)]
+    try:
+        for sock in lingering:
+            sock.sendall(HEALTHZ)
+        assert probe(port, "127.0.0.15", wait=10) == 200
+        assert [answer(sock)[0] for sock in lingering] == [200] * 20
+    finally:
+        for sock in lingering:
+            sock.close()
