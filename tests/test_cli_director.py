@@ -185,3 +185,21 @@ def test_disputes_list_a_disputed_claim_with_what_was_claimed_and_awarded(sqlite
     assert main(["disputes", tid, "--json", "--database", sqlite_url]) == 0
     (found,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert found["claim"] == {"claimed": 2, "awarded": 1, "held": False} and found["rule"][0] == "R-34"
+
+
+def test_correct_stores_the_whole_record_with_its_reason_as_a_new_revision(sqlite_url, capsys, tmp_path):
+    tid, ids = _three_tables(sqlite_url, capsys)
+    fixed = tmp_path / "fixed.json"
+    fixed.write_text(json.dumps({"players": ["N", "E", "S", "W"], "deals": [won_by(0, [0, 1] * 3 + [1])]}))
+    assert main(["correct", "table-3", str(fixed), "--reason", "the sheet had deal 1", "--tournament", tid,
+                 "--database", sqlite_url]) == 0
+    assert capsys.readouterr().out.startswith("match table-3 corrected: revision 2 (the sheet had deal 1); courts")
+    store = Store(Database(sqlite_url))
+    listed = store.revisions(ids["table-3"], None)
+    store.db.dispose()
+    assert [(r["kind"], r["reason"]) for r in listed] == [("create", None), ("revise", "the sheet had deal 1")]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"deals": [{"dealr": 0}]}))
+    assert main(["correct", ids["table-3"], str(bad), "--reason", "x", "--database", sqlite_url]) == 1
+    assert 'referee correct: ' in capsys.readouterr().err
+    assert main(["correct", "f" * 32, str(fixed), "--reason", "x", "--database", sqlite_url]) == 2

@@ -5,7 +5,7 @@
 - signatures.py: `referee verify` (signed verdicts checked offline) and `referee signing-keys`;
 - database.py: the operator's commands on a database (`db upgrade`, `import`, `export`, `keys`);
 - serve.py: `referee serve` (gunicorn and the delivery worker) and `referee deliver`;
-- director.py: the director's (`tournaments`, `matches`, `standings`, `disputes`, `close`);
+- director.py: the director's (`tournaments`, `matches`, `standings`, `disputes`, `close`, `correct`);
 - rules.py: the rulebook's (`presets`, `rule`).
 
 Building the parser imports none of the web, the store, the solver or the signing code: each
@@ -22,7 +22,7 @@ MODULES = ("check", "database", "serve", "analyse", "director", "rules", "signat
 # Which module adds each command (tests/test_cli.py checks it against what each module adds).
 COMMANDS = {"check": "check", "db": "database", "import": "database", "export": "database", "keys": "database",
             "serve": "serve", "deliver": "serve", "analyse": "analyse", "tournaments": "director",
-            "standings": "director", "disputes": "director", "close": "director", "matches": "director",
+            "standings": "director", "disputes": "director", "close": "director", "matches": "director", "correct": "director",
             "presets": "rules", "rule": "rules", "verify": "signatures",
             "signing-keys": "signatures"}
 

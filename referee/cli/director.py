@@ -140,6 +140,44 @@ def disputes(args) -> int:
     return 0
 
 
+def correct(args) -> int:
+    """A correction of a data-entry mistake, as PUT /v1/matches/{id}/record: the whole record,
+    with its reason, stored as a new revision (every earlier one stays readable)."""
+    from referee.inputs import read_items, record_of
+    from referee.record_shape import RecordProblems, check_record
+    from referee.store.errors import StoreError
+
+    (item, *more) = list(read_items([args.record])) or [None]
+    data = None if item is None or isinstance(item.data, Exception) else record_of(item.data)
+    if data is None or more:
+        why = item.data if item is not None and isinstance(item.data, Exception) else "not one record"
+        print(f"referee correct: {args.record}: {why}", file=sys.stderr)
+        return REFUSED
+    try:
+        record = check_record(data, "", stored=True)
+    except RecordProblems as exc:
+        for p in exc.problems:
+            print(f"referee correct: {args.record}: {p['pointer']}: {p['detail']}", file=sys.stderr)
+        return REFUSED
+    store = open_store(args)
+    try:
+        targets = _targets(args, store)
+        if isinstance(targets, str) or len(targets) != 1:
+            print(f"referee correct: {targets if isinstance(targets, str) else 'name one match'}", file=sys.stderr)
+            return NOT_FOUND
+        (mid, label), = targets
+        view = store.revise(mid, None, None, record, args.reason, trusted=True)
+    except StoreError as exc:
+        print(f"referee correct: {exc.detail}", file=sys.stderr)
+        return NOT_FOUND if exc.status == 404 else REFUSED
+    finally:
+        store.db.dispose()
+    m = view.revision.verdict["match"]
+    print(f"match {label} corrected: revision {view.match.revision} ({args.reason}); courts "
+          f"{m['courts'][0]}-{m['courts'][1]}, points {m['points'][0]}-{m['points'][1]}")
+    return 0
+
+
 def _where(m: dict) -> str:
     at = m.get("at")
     if at is None:
@@ -273,6 +311,14 @@ def add_commands(sub) -> None:
     p.add_argument("--code", help="only this violation code (e.g. revoke), or claim for the disputed claims")
     p.add_argument("--json", action="store_true", help="JSON Lines, one dispute a line")
     p.set_defaults(run=disputes)
+
+    p = with_db(sub.add_parser("correct", help="correct a match's record (a data-entry mistake), with its reason: "
+                                               "a new revision, as PUT /v1/matches/{id}/record"))
+    p.add_argument("match", nargs=1, metavar="MATCH", help="the match's id, or with --tournament its external id")
+    p.add_argument("record", metavar="RECORD", help="the whole corrected record (a JSON file)")
+    p.add_argument("--reason", required=True, help="why, as the audit trail and the pages will say it")
+    p.add_argument("--tournament", metavar="TID", help="the tournament the match is in (for an external id)")
+    p.set_defaults(run=correct, in_play=False)
 
     p = with_db(sub.add_parser("matches", help="a tournament's matches: ids, external ids, scores and where play is"))
     p.add_argument("tournament", metavar="TID")

@@ -105,14 +105,14 @@ class Writes:
     def add_deal(self, mid, key, if_match, deal: dict) -> MatchView:
         return self._write(mid, key, if_match, "deal", lambda record, _t: {**record, "deals": [*record["deals"], deal]})
 
-    def revise(self, mid, key, if_match, record: dict, reason: str) -> MatchView:
+    def revise(self, mid, key, if_match, record: dict, reason: str, trusted: bool = False) -> MatchView:
         """A correction of a data-entry mistake: the whole record, as a new revision."""
         def change(old, t):
             stored = record_for(t, {**record, "players": record.get("players") or old["players"]})
             if old.get("closed"):
                 stored["closed"] = True  # a correction does not reopen a closed session
             return stored
-        return self._write(mid, key, if_match, "revise", change, reason=reason)
+        return self._write(mid, key, if_match, "revise", change, reason=reason, trusted=trusted)
 
     def close(self, mid, key, if_match, trusted: bool = False) -> MatchView:
         """End a session played by time (or any match): it counts in the standings."""
