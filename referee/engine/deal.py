@@ -98,7 +98,7 @@ class Deal:
         self.trump = make_trump(self, trump or TrumpSpec())
         self.rules = _rules(options, self.trump.mode, self.caller, self.callers, 0 if self.bid is None else self.bid.tricks)
         self.collection = make_collection(options, self.rules)
-        self.pairs = DecidingPair(options, self.callers, self.trump.mode == "hidden") if options.deciding_pair else None
+        self.pairs = DecidingPair(self.rules) if options.deciding_pair else None
         self.set_aside = self.trump.card if self.trump.is_concealed_mode else None
         self.leader = self.caller
         self.slots: list[Play | None] = [None, None, None, None]

@@ -9,46 +9,30 @@ from __future__ import annotations
 
 from .cards import Card, team_of
 from .errors import RecordError
-from .kernel import tens_settled
+from .kernel import E_COURT, E_ENDED, E_FIRST, E_SETTLED, deal_end
 
 
 def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
     """Has the deal ended with trick `number`, won by `winner` (`card`, the winning card,
     for end.deciding-pair)?"""
     won = deal.tricks_won
-    end = deal.options.end
-    if end == "pair":  # Band Rang: the first deciding pair, or trick 13's fallback
+    if deal.options.end == "pair":  # Band Rang: the first deciding pair, or trick 13's fallback
         pairs = deal.pairs
         revealed = deal.trump.revealed["trick"] if deal.trump.revealed else None
         decided = pairs.kind is None and pairs.on_trick(number, winner, card.is_ace, revealed)
         deal.ended = number == 13 or decided and not deal.play_all  # the solver's play_all plays on
         if pairs.rule and (decided or pairs.kind is None):
             deal.tricks[-1] = deal.tricks[-1]._replace(rule=pairs.rule)
-    elif number == 13:
-        deal.ended = True
-    elif deal.play_all:
-        return
-    elif deal.options.tens_end == "settled" and tens_settled(*deal.tens_won, *won):
-        deal.ended = True
-        deal.tricks[-1] = deal.tricks[-1]._replace(rule=[*(deal.tricks[-1].rule or []), SETTLED])
-    elif end == "seven":
-        if deal.play_on:
-            deal.ended = team_of(winner) != deal.first_seven
-        elif max(won) >= 7:
-            deal.first_seven = 0 if won == [7, 0] else 1 if won == [0, 7] else None
-            deal.court_made = deal.first_seven is not None and deal.options.play_on
-            deal.ended = not deal.court_made
-    elif end == "pile":
-        deal.ended = min(won) >= 1 and max(won) >= 7
-    elif end == "bid":  # made, or out of reach (end.bid)
-        n = deal.bid.tricks
-        deal.ended = won[deal.callers] >= n or won[1 - deal.callers] >= 14 - n
-    elif deal.options.collection == "pile":
-        # R-30: thirteen-trick pile games: a team collecting 7 before the other collects any
-        if deal.first_seven is None and max(won) >= 7 and min(won) == 0:
-            deal.first_seven = 0 if won[0] >= 7 else 1
-    elif number == 7 and max(won) == 7:
-        deal.first_seven = 0 if won[0] == 7 else 1
+    elif number == 13 or not deal.play_all:  # the kernel's deal_end: seven, pile, bid, tens, R-4, R-30
+        first = -1 if deal.first_seven is None else deal.first_seven
+        res = deal_end(deal.rules, number, won[0], won[1], *deal.tens_won, team_of(winner), deal.play_on, first)
+        deal.ended = bool(res & E_ENDED)
+        if res & E_COURT:
+            deal.court_made = True
+        first = (res >> E_FIRST) - 1
+        deal.first_seven = None if first < 0 else first
+        if res & E_SETTLED:
+            deal.tricks[-1] = deal.tricks[-1]._replace(rule=[*(deal.tricks[-1].rule or []), SETTLED])
 
 
 SETTLED = "end.tens-settled"

@@ -1,7 +1,10 @@
 """The rule kernel: each trick-level rule written once, as small pure functions over plain
 integers, for the engine and the solver alike.
 
-- The engine's rule modules (trick.py, collection.py, ...) import this file as Python and
+It holds the trick winner (trick.winner), the pile's pairs (pile.*), the end of a deal
+(end.*, R-4, R-30, end.tens-settled) and the deciding pair (end.deciding-pair).
+
+- The engine's rule modules (trick.py, collection.py, ending.py, pairs.py) import this file as Python and
   call it with their cards' numbers; what they add is the record's side (events, rule ids
   in words, errors).
 - The solver's core (referee/solver/core_*.py) imports it as `core_kernel`: setup.py
@@ -12,11 +15,16 @@ integers, for the engine and the solver alike.
 Numbers only: a suit 0-3 (cards.SUITS' order, S H D C), a rank 0-12 (2 to ace, a card's
 strength), a seat 0-3, its team seat & 1, -1 for none. The rules' settings are one `Rules`,
 built once per deal from the options and the deal's fixed facts (`rules_of`); a rule reads
-the setting it needs by name. A new trick-level option: a field of `Rules` (here and in
-core_kernel.pxd), set in `rules_of`, read by the function of its rule.
+the setting it needs by name. A new trick-level option: a field of `Rules` (here, in FIELDS
+and in core_kernel.pxd), set in `rules_of`, read by the function of its rule. The core
+cimports the functions; a number of the kernel's that a core module needs comes through
+core_codes (the compiled kernel's numbers are C, not names a module can import).
 
 Packed fields, each declared here once:
 
+- `deal_end`'s answer: E_ENDED, E_COURT, E_SETTLED, the first seven + 1 at E_FIRST;
+- the deciding pair's run (`pair_state`, `pair_step`): seat + 1, P_RUN, P_DEFERRED, and once
+  decided P_KIND, P_TEAM; P_ACE;
 - a card on the table, one byte: rank (bits 0-3), suit (4-5), T_TRUMP (an active trump when
   played), T_DOWN (played face down); a trick's cards, one byte each in play order, card k
   at bits 8k (`table_card`, `trick_winner`).
@@ -51,6 +59,24 @@ T_RANK = 15
 T_SUIT = 4               # the suit's shift
 T_TRUMP = 64
 T_DOWN = 128
+
+# deal_end's answer, packed
+E_ENDED = 1
+E_COURT = 2
+E_SETTLED = 4
+E_FIRST = 3              # the first seven + 1 (2 bits)
+
+# the deciding pair (end.deciding-pair): how a deal was decided, and pair_step's state, packed
+KIND_NONE = 0
+KIND_PAIR = 1
+KIND_NO_PAIR = 2
+KIND_LAST = 3
+KIND_NAMES = (None, "deciding_pair", "no_pair", "last_trick")
+P_RUN = 3                # the run's length (2 bits); the seat + 1 in bits 0-2
+P_DEFERRED = 32
+P_KIND = 6               # KIND_* (2 bits)
+P_TEAM = 256
+P_ACE = 512
 
 # why a pair does not collect (pile_blocked), and the rule that says so
 BLOCK_NONE = 0
@@ -168,6 +194,89 @@ def tens_settled(tens0, tens1, won0, won1):
     """tens_end settled (end.tens-settled): all four tens are in and the tens are 4-0 or
     3-1, or 2-2 and a team has seven tricks (tricks collected, in pile games)."""
     return 1 if tens0 + tens1 == 4 and (tens0 != 2 or won0 >= 7 or won1 >= 7) else 0
+
+
+def deal_end(r, number, won0, won1, tens0, tens1, team, play_on, first_seven):
+    """end.* (but the deciding pair's, pair_step): after trick `number`, won by `team`, with
+    (won0, won1) tricks taken or collected, (tens0, tens1) tens, a play-on under way (R-4) and
+    the first seven so far (-1: none): has the deal ended (E_SETTLED: by end.tens-settled), has
+    a first-7 court been made that may be played on (R-4), and the first seven now (R-4 at the
+    seventh trick, R-30 in pile games), packed: E_ENDED, E_COURT, E_SETTLED, first seven + 1
+    at E_FIRST."""
+    ended = 0
+    court = 0
+    if number == 13:
+        ended = 1
+    elif r.settled and tens_settled(tens0, tens1, won0, won1):
+        ended = 1 | E_SETTLED
+    elif r.end == END_SEVEN:
+        if play_on:
+            ended = 1 if team != first_seven else 0
+        elif won0 >= 7 or won1 >= 7:
+            first_seven = 0 if (won0 == 7 and won1 == 0) else 1 if (won0 == 0 and won1 == 7) else -1
+            court = 1 if first_seven >= 0 and r.play_on else 0
+            ended = 1 - court
+    elif r.end == END_PILE:
+        ended = 1 if min(won0, won1) >= 1 and max(won0, won1) >= 7 else 0
+    elif r.end == END_BID:
+        ended = 1 if (won1 if r.callers else won0) >= r.bid_n or (won0 if r.callers else won1) >= 14 - r.bid_n else 0
+    elif r.pile:  # R-30: a team collecting 7 before the other collects any
+        if first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
+            first_seven = 0 if won0 >= 7 else 1
+    elif number == 7 and max(won0, won1) == 7:
+        first_seven = 0 if won0 == 7 else 1
+    return ended | court << 1 | (first_seven + 1) << E_FIRST
+
+
+def pair_counts(r, team, number, revealed_trick):
+    """end.deciding-pair: does a pair of `team` ending on trick `number` decide the deal? Open
+    trump: the defenders' only, from trick 3. Hidden: the callers' from trick 9, the
+    defenders' once the trump is shown (in trick `revealed_trick`, -1 not yet), from trick
+    max(4, that trick + 1)."""
+    if not r.pairs_hidden:
+        return 1 if team != r.callers and number >= 3 else 0
+    if team == r.callers:
+        return 1 if number >= 9 else 0
+    return 1 if revealed_trick >= 0 and number >= max(4, revealed_trick + 1) else 0
+
+
+def pair_state(run_by, run, deferred):
+    """The deciding pair's run, packed: the seat winning in a row (-1 none), how many (only
+    two matter), a pair completed by an ace waiting (end.deciding-pair-ace)."""
+    return (run_by + 1) | (run if run < 2 else 2) << P_RUN | (P_DEFERRED if deferred else 0)
+
+
+def pair_step(r, state, number, seat, ace, revealed_trick):
+    """end.deciding-pair, end.deciding-pair-ace: the run (pair_state) after trick `number`,
+    won by `seat` (with an ace or not), and once the deal is decided its kind (KIND_* at
+    P_KIND) and team (P_TEAM); P_ACE when the ace rule deferred the pair, restarted the run
+    or decided it at this trick."""
+    run_by = (state & 7) - 1
+    run = (state >> P_RUN) & 3
+    deferred = state & P_DEFERRED
+    team = seat & 1
+    why = 0
+    if seat != run_by:
+        run_by = seat
+        run = 1
+        deferred = 0
+    elif deferred and ace:  # an ace again restarts the run
+        run = 1
+        deferred = 0
+        why = P_ACE
+    elif deferred:
+        return pair_state(run_by, run, 1) | KIND_PAIR << P_KIND | team * P_TEAM | P_ACE
+    elif run < 2:
+        run += 1
+    if run >= 2 and pair_counts(r, team, number, revealed_trick):
+        if r.ace_rule and ace and number < 13:
+            return pair_state(run_by, run, 1) | P_ACE
+        return pair_state(run_by, run, 0) | KIND_PAIR << P_KIND | team * P_TEAM
+    if number == 13:  # no pair: the last trick's winner (hidden), else the callers
+        if r.pairs_hidden:
+            return pair_state(run_by, run, deferred) | KIND_LAST << P_KIND | team * P_TEAM
+        return pair_state(run_by, run, deferred) | KIND_NO_PAIR << P_KIND | r.callers * P_TEAM
+    return pair_state(run_by, run, deferred) | why
 
 
 def pile_pair_open(last_winner, winner, hot, last_collected, last_established):

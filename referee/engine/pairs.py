@@ -2,12 +2,12 @@
 deciding pair, one player winning two tricks in a row, wins the deal outright."""
 from __future__ import annotations
 
-from .cards import team_of
-from .options import Options
+from .kernel import KIND_NAMES, KIND_NONE, KIND_PAIR, P_ACE, P_DEFERRED, P_KIND, P_RUN, P_TEAM, Rules, pair_counts, pair_state, pair_step
 
 
 class DecidingPair:
-    """Follows the run of the last trick's winner and says when a pair decides the deal.
+    """Follows the run of the last trick's winner and says when a pair decides the deal
+    (the rules themselves are the kernel's: pair_step, pair_counts).
 
     Open trump: only the defenders' pairs count, from one ending on trick 3; with none,
     the callers win at trick 13. Hidden trump: the callers' pairs count from one ending on
@@ -16,11 +16,12 @@ class DecidingPair:
     rule a deciding pair completed by an ace (before trick 13) is deferred to the next trick.
     """
 
-    def __init__(self, options: Options, callers: int, hidden: bool):
-        self.callers = callers
-        self.hidden = hidden
-        self.ace_rule = options.deciding_pair_ace_rule
-        self.run_by: int | None = None  # the seat winning in a row, and how many
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.callers = rules.callers
+        self.hidden = bool(rules.pairs_hidden)
+        self.ace_rule = bool(rules.ace_rule)
+        self.run_by: int | None = None  # the seat winning in a row, and how many (two is all that counts)
         self.run = 0
         self.deferred = False           # a deciding pair completed by an ace waits (ace rule)
         self.winner: int | None = None  # the team the deal went to, with how and which tricks
@@ -30,34 +31,23 @@ class DecidingPair:
 
     def counts(self, team: int, number: int, revealed_trick: int | None) -> bool:
         """Does a pair of `team` ending on trick `number` decide the deal?"""
-        if not self.hidden:
-            return team != self.callers and number >= 3
-        if team == self.callers:
-            return number >= 9
-        return revealed_trick is not None and number >= max(4, revealed_trick + 1)
+        return bool(pair_counts(self.rules, team, number, -1 if revealed_trick is None else revealed_trick))
 
     def on_trick(self, number: int, seat: int, ace: bool, revealed_trick: int | None) -> bool:
-        """Record the trick's winner; True when the deal is decided."""
-        self.rule = None
-        if seat != self.run_by:
-            self.run_by, self.run, self.deferred = seat, 1, False
-        elif self.deferred and ace:  # the ace rule: an ace again restarts the run
-            self.run, self.deferred = 1, False
-            self.rule = ["end.deciding-pair-ace"]
-        elif self.deferred:
-            return self._decide(team_of(seat), "deciding_pair", [number - 1, number], "end.deciding-pair-ace")
-        else:
-            self.run += 1
-        if self.run >= 2 and self.counts(team_of(seat), number, revealed_trick):
-            if self.ace_rule and ace and number < 13:
-                self.deferred = True
-                self.rule = ["end.deciding-pair-ace"]
-                return False
-            return self._decide(team_of(seat), "deciding_pair", [number - 1, number])
-        if number == 13:
-            fallback = team_of(seat) if self.hidden else self.callers
-            return self._decide(fallback, "last_trick" if self.hidden else "no_pair", None)
-        return False
+        """Record the trick's winner; True when the deal is decided (the kernel's pair_step)."""
+        state = pair_step(self.rules, pair_state(-1 if self.run_by is None else self.run_by, self.run, self.deferred),
+                          number, seat, ace, -1 if revealed_trick is None else revealed_trick)
+        run_by = (state & 7) - 1
+        self.run_by = None if run_by < 0 else run_by
+        self.run = (state >> P_RUN) & 3
+        self.deferred = bool(state & P_DEFERRED)
+        kind = (state >> P_KIND) & 3
+        ace_rule = ("end.deciding-pair-ace",) if state & P_ACE else ()
+        if kind == KIND_NONE:
+            self.rule = list(ace_rule) or None
+            return False
+        return self._decide(1 if state & P_TEAM else 0, KIND_NAMES[kind], [number - 1, number] if kind == KIND_PAIR else None,
+                            *ace_rule)
 
     def _decide(self, team: int, kind: str, pair: list[int] | None, *extra: str) -> bool:
         self.winner, self.kind, self.pair = team, kind, pair

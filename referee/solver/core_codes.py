@@ -2,6 +2,7 @@
 position.py): objectives, answers, moves, the deal's end modes and band reveals (the kernel's), the
 deciding pair's kinds, the table's sizes, and tables of 13-bit masks. Plain Python, never compiled:
 each compiled core module copies what it uses into C at its import (its .pxd says the types)."""
+from referee.engine import kernel as _kernel
 
 TRICKS = 0
 DEAL_TRICKS = 1
@@ -19,12 +20,14 @@ LOWEST = -0x1FFFF        # below every value: test(LOWEST) asks only whether a l
 REVEAL = 52              # the move "show (or ask for) the face-down trump"
 
 # the rules' own numbers are the kernel's (referee/engine/kernel.py), declared there once
-from referee.engine.kernel import ACE, BAND_ASK, BAND_AUTO, BAND_AUTO_MUST, END_BID, END_PAIR, END_PILE, END_SEVEN, END_THIRTEEN, TEN  # noqa: F401
+ACE, TEN = _kernel.ACE, _kernel.TEN
+END_SEVEN, END_PILE, END_THIRTEEN, END_BID, END_PAIR = (_kernel.END_SEVEN, _kernel.END_PILE, _kernel.END_THIRTEEN,
+                                                       _kernel.END_BID, _kernel.END_PAIR)
+BAND_ASK, BAND_AUTO, BAND_AUTO_MUST = _kernel.BAND_ASK, _kernel.BAND_AUTO, _kernel.BAND_AUTO_MUST
+KIND_NONE, KIND_PAIR, KIND_NO_PAIR, KIND_LAST = _kernel.KIND_NONE, _kernel.KIND_PAIR, _kernel.KIND_NO_PAIR, _kernel.KIND_LAST
+E_ENDED, E_COURT, E_FIRST = _kernel.E_ENDED, _kernel.E_COURT, _kernel.E_FIRST  # kernel.deal_end's answer
+P_RUN, P_DEFERRED, P_KIND, P_TEAM = _kernel.P_RUN, _kernel.P_DEFERRED, _kernel.P_KIND, _kernel.P_TEAM  # kernel.pair_step's
 
-KIND_NONE = 0            # the deciding pair (end.deciding-pair): not decided yet
-KIND_PAIR = 1
-KIND_NO_PAIR = 2
-KIND_LAST = 3
 
 PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta

@@ -8,6 +8,10 @@ ctypedef unsigned long long u64
 cdef int ACE
 cdef int T_RANK, T_SUIT, T_TRUMP, T_DOWN
 cdef int SEAL_ANY, SEAL_TRUMP
+cdef int END_SEVEN, END_PILE, END_BID
+cdef int E_ENDED, E_COURT, E_FIRST, E_SETTLED
+cdef int KIND_PAIR, KIND_NO_PAIR, KIND_LAST
+cdef int P_RUN, P_DEFERRED, P_KIND, P_TEAM, P_ACE
 cdef int BLOCK_NONE, BLOCK_FIRST_PAIR, BLOCK_NO_COLLECT, BLOCK_ACE_ON_ACE, BLOCK_ANY_ACE, BLOCK_TRUMP_ACE
 
 
@@ -27,6 +31,15 @@ cpdef Rules rules_like(object r)
 cpdef int trick_winner(u64 cards, int n, int trump) noexcept
 
 cpdef int tens_settled(int tens0, int tens1, int won0, int won1) noexcept
+
+cpdef int deal_end(Rules r, int number, int won0, int won1, int tens0, int tens1, int team, int play_on, int first_seven) noexcept
+
+cpdef int pair_counts(Rules r, int team, int number, int revealed_trick) noexcept
+
+cpdef int pair_state(int run_by, int run, int deferred) noexcept
+
+@cython.locals(run_by=cython.int, run=cython.int, deferred=cython.int, team=cython.int, why=cython.int)
+cpdef int pair_step(Rules r, int state, int number, int seat, int ace, int revealed_trick) noexcept
 
 cpdef int pile_pair_open(int last_winner, int winner, int hot, int last_collected, int last_established) noexcept
 

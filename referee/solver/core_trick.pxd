@@ -4,19 +4,14 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_kernel cimport pile_blocked, pile_collects, pile_hot, pile_pair_open
-from referee.solver.core_kernel cimport pile_blocked, pile_collects, pile_hot, pile_pair_open, tens_settled
+from referee.solver.core_kernel cimport deal_end, pair_state, pair_step, pile_blocked, pile_collects, pile_hot, pile_pair_open
 from referee.solver.core_state cimport State
 
 cdef int ACE
-cdef int END_BID
+cdef int E_COURT, E_ENDED, E_FIRST
+cdef int P_DEFERRED, P_KIND, P_RUN, P_TEAM
 cdef int END_PAIR
-cdef int END_PILE
-cdef int END_SEVEN
-cdef int KIND_LAST
 cdef int KIND_NONE
-cdef int KIND_NO_PAIR
-cdef int KIND_PAIR
 cdef int TEN
 cdef int TRICKS
 
@@ -32,10 +27,8 @@ cdef class Trick(State):
     @cython.locals(pair=cython.int, blocked=cython.int, collects=cython.int, established=cython.int)
     cdef int _pile_trick(self, int number, int ws, int wsu, int wr, int wk) noexcept
 
-    @cython.locals(won0=cython.int, won1=cython.int, decided=cython.int, c=cython.int)
+    @cython.locals(decided=cython.int, res=cython.int)
     cdef int _ends(self, int number, int ws, int ace) noexcept
 
-    @cython.locals(team=cython.int)
+    @cython.locals(state=cython.int, kind=cython.int)
     cdef int _pair_trick(self, int number, int ws, int ace) noexcept
-
-    cdef int _pair_counts(self, int team, int number) noexcept

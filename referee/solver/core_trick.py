@@ -2,8 +2,8 @@
 """How a trick closes and when the deal ends, in the core search (core.py): who collects, the
 pile and its run (pile.*), tens, the end modes (end.*), the deciding pair, each closing
 taken back after the search below it."""
-from .core_codes import ACE, END_BID, END_PAIR, END_PILE, END_SEVEN, KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, TEN, TRICKS
-from .core_kernel import pile_blocked, pile_collects, pile_hot, pile_pair_open, tens_settled
+from .core_codes import ACE, E_COURT, E_ENDED, E_FIRST, END_PAIR, KIND_NONE, P_DEFERRED, P_KIND, P_RUN, P_TEAM, TEN, TRICKS
+from .core_kernel import deal_end, pair_state, pair_step, pile_blocked, pile_collects, pile_hot, pile_pair_open
 from .core_state import State
 
 
@@ -127,72 +127,27 @@ class Trick(State):
 
     def _ends(self, number, ws, ace):
         """Has the deal ended with this trick (end.*)? Sets the first seven and a court that
-        may be played on (R-4) as the engine's `Deal._check_end` does."""
-        won0 = self.won[0]
-        won1 = self.won[1]
+        may be played on (R-4): the kernel's deal_end and pair_step, as the engine's check_end."""
         if self.r.end == END_PAIR:
             decided = self._pair_trick(number, ws, ace) if self.pkind == KIND_NONE else 0
             return 1 if number == 13 or decided else 0
-        if number == 13:
-            return 1
-        if self.r.end == END_SEVEN:
-            if self.play_on:
-                return 1 if (ws & 1) != self.first_seven else 0
-            if won0 >= 7 or won1 >= 7:
-                self.first_seven = 0 if (won0 == 7 and won1 == 0) else 1 if (won0 == 0 and won1 == 7) else -1
-                self.court_made = 1 if self.first_seven >= 0 and self.r.play_on else 0
-                return 0 if self.court_made else 1
-            return 0
-        if self.r.end == END_PILE:
-            return 1 if min(won0, won1) >= 1 and max(won0, won1) >= 7 else 0
-        if self.r.end == END_BID:
-            c = self.r.callers
-            return 1 if self.won[c] >= self.r.bid_n or self.won[1 - c] >= 14 - self.r.bid_n else 0
-        if self.r.settled and tens_settled(self.tens[0], self.tens[1], won0, won1):
-            return 1
-        if self.r.pile:  # R-30
-            if self.first_seven < 0 and max(won0, won1) >= 7 and min(won0, won1) == 0:
-                self.first_seven = 0 if won0 >= 7 else 1
-        elif number == 7 and max(won0, won1) == 7:
-            self.first_seven = 0 if won0 == 7 else 1
-        return 0
+        res = deal_end(self.r, number, self.won[0], self.won[1], self.tens[0], self.tens[1], ws & 1, self.play_on,
+                       self.first_seven)
+        self.first_seven = (res >> E_FIRST) - 1
+        if res & E_COURT:
+            self.court_made = 1
+        return 1 if res & E_ENDED else 0
 
     def _pair_trick(self, number, ws, ace):
         """Band Rang's run (end.deciding-pair, end.deciding-pair-ace): True when a pair decides."""
-        team = ws & 1
-        if ws != self.run_by:
-            self.run_by = ws
-            self.run = 1
-            self.deferred = 0
-        elif self.deferred and ace:
-            self.run = 1
-            self.deferred = 0
-        elif self.deferred:
-            self.pkind = KIND_PAIR
-            self.pwinner = team
-            return 1
-        elif self.run < 2:
-            self.run += 1
-        if self.run >= 2 and self._pair_counts(team, number):
-            if self.r.ace_rule and ace and number < 13:
-                self.deferred = 1
-                return 0
-            self.pkind = KIND_PAIR
-            self.pwinner = team
-            return 1
-        if number == 13:
-            if self.r.pairs_hidden:
-                self.pkind = KIND_LAST
-                self.pwinner = team
-            else:
-                self.pkind = KIND_NO_PAIR
-                self.pwinner = self.r.callers
-            return 1
-        return 0
-
-    def _pair_counts(self, team, number):
-        if not self.r.pairs_hidden:
-            return team != self.r.callers and number >= 3
-        if team == self.r.callers:
-            return number >= 9
-        return self.revealed and number >= max(4, self.revealed_trick + 1)
+        state = pair_step(self.r, pair_state(self.run_by, self.run, self.deferred), number, ws, ace,
+                          self.revealed_trick if self.revealed else -1)
+        self.run_by = (state & 7) - 1
+        self.run = (state >> P_RUN) & 3
+        self.deferred = 1 if state & P_DEFERRED else 0
+        kind = (state >> P_KIND) & 3
+        if kind == KIND_NONE:
+            return 0
+        self.pkind = kind
+        self.pwinner = 1 if state & P_TEAM else 0
+        return 1

@@ -7,15 +7,15 @@ the tests check it against a plain search through the engine's `push`.
 """
 from __future__ import annotations
 
-from .core_codes import KIND_LAST, KIND_NONE, KIND_NO_PAIR, KIND_PAIR, REVEAL
+from .core_codes import KIND_NONE, REVEAL
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
 from ..engine.ending import sweep
+from ..engine.kernel import KIND_NAMES
 from ..engine.scoring import Facts, make_scoring
 from .outcome import Scorer
 
 REVEAL_MOVE = "reveal"  # the move: the seat to play shows (or asks for) the face-down trump
-KIND_NAMES = {KIND_PAIR: "deciding_pair", KIND_NO_PAIR: "no_pair", KIND_LAST: "last_trick"}
 
 
 class NotAPosition(ValueError):
@@ -69,7 +69,7 @@ def _suit(suit: str | None) -> int:
 
 
 def _kind(kind: str | None) -> int:
-    return next((k for k, name in KIND_NAMES.items() if name == kind), KIND_NONE)
+    return KIND_NAMES.index(kind)  # None: KIND_NONE
 
 
 def outcome(deal: Deal):

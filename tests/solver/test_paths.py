@@ -73,6 +73,27 @@ def test_both_kernels_name_the_same_trick_winner(cards, trump):
     assert core_kernel.trick_winner(packed, len(cards), trump) == kernel.trick_winner(packed, len(cards), trump)
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(preset=st.sampled_from(["seven-courts", "court-piece", "double-sir", "mendikot", "band-rang", "dehla-pakad"]),
+       mode=st.sampled_from(["called", "hidden"]), caller=st.integers(0, 3), number=st.integers(1, 13),
+       won=st.tuples(st.integers(0, 13), st.integers(0, 13)), tens=st.tuples(st.integers(0, 4), st.integers(0, 4)),
+       seat=st.integers(0, 3), play_on=st.booleans(), first_seven=st.integers(-1, 1),
+       run=st.tuples(st.integers(-1, 3), st.integers(0, 2), st.booleans()), ace=st.booleans(), revealed=st.integers(-1, 12))
+def test_both_kernels_end_a_deal_alike(preset, mode, caller, number, won, tens, seat, play_on, first_seven, run, ace, revealed):
+    """deal_end and pair_step, compiled and as Python, on drawn states of every end mode."""
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    from referee.engine import kernel
+    from referee.solver import core_kernel
+    python = kernel.rules_of(resolve(preset, {}), mode, caller, caller & 1, 0)
+    compiled = core_kernel.rules_like(python)
+    assert (core_kernel.deal_end(compiled, number, *won, *tens, seat & 1, play_on, first_seven)
+            == kernel.deal_end(python, number, *won, *tens, seat & 1, play_on, first_seven))
+    state = kernel.pair_state(*run)
+    assert (core_kernel.pair_step(compiled, state, number, seat, ace, revealed)
+            == kernel.pair_step(python, state, number, seat, ace, revealed))
+
+
 def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
     if not loader.compiled_files():
         pytest.skip("no compiled core here")
