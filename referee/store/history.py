@@ -57,9 +57,10 @@ def with_previous(s: Session, m: Match, number: int) -> tuple[Snapshot | None, S
 
 
 def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: dict, verdict: dict,
-                 now: datetime) -> None:
-    """Store the match's next revision as its patches from the head; it becomes the head."""
-    before = (m.record, m.verdict) if m.revision else (None, None)
+                 now: datetime, head: tuple[dict, dict] | None = None) -> None:
+    """Store the match's next revision as its patches from the head (`head`: its record and
+    verdict, when already read); it becomes the head."""
+    before = head if head is not None else (m.record, m.verdict) if m.revision else (None, None)
     s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=len(record["deals"]),
                    record_patch=diff(before[0], record), verdict_patch=diff(before[1], verdict), created_at=now))
     m.revision, m.record, m.verdict = m.revision + 1, record, verdict

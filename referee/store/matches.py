@@ -6,7 +6,7 @@ import json
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from referee.engine import OptionError, resolve
 from referee.engine.errors import shown
@@ -52,9 +52,14 @@ def status_of(verdict: dict, closed: bool) -> str:
     return "finished" if verdict["match"]["finished"] or closed else "in_progress"
 
 
-def load_match(s: Session, mid: str) -> Match:
+def load_match(s: Session, mid: str, head: bool = True) -> Match:
+    """The match; `head` False: without reading its record and verdict (a write that has
+    them already sets them)."""
     plausible_id(mid, "match")
-    m = s.scalars(select(Match).where(Match.id == mid).execution_options(populate_existing=True)).one_or_none()
+    stmt = select(Match).where(Match.id == mid).execution_options(populate_existing=True)
+    if not head:
+        stmt = stmt.options(defer(Match.record), defer(Match.verdict))
+    m = s.scalars(stmt).one_or_none()
     if m is None:
         raise NotFound(f"no match {shown(mid)}")
     return m

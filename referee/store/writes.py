@@ -80,14 +80,14 @@ class Writes:
             t = load_tournament(s, m.tournament_id, lock=True)  # serialises writes of this tournament
             if not trusted:
                 require_write_key(t, key)  # the keys may have changed while it was judged
-            m = load_match(s, mid)
+            m = load_match(s, mid, head=False)  # the head judged from is `before`, if the ETag still says so
             if etag_of(m) != etag:
                 now = keyed(etag_of(m))
                 raise PreconditionFailed(f"the match changed while this write was judged: its ETag is now {now}",
                                          etag=now)
             finished_before = m.status == "finished"
             at = utcnow()
-            add_revision(s, m, kind, reason, record, verdict, at)
+            add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None)
             m.updated_at = at
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
