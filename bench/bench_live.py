@@ -28,11 +28,14 @@ workers of 8 threads), on 127.0.0.1, its database made fresh for the run. The pa
    each), first with `referee import --close` (in three runs: the first 100, the middle, the
    last 100; each run's wall and CPU time less an import of an empty file's, its start-up),
    then in another tournament through the API (POST /v1/matches with the record, then POST
-   .../close; the median and the mean of a match's two writes): the time and the feed bytes
-   (the compact JSON of its feed events, read back through GET /v1/tournaments/{id}/feed)
-   each match adds, last 100 against first 100 (goal: within 1.2x), and the database's bytes
-   each match adds (SQLite: the pages in use, its WAL's included; PostgreSQL:
-   pg_database_size).
+   .../close: the median of a match's two writes, and the workers' CPU a match): the time
+   and the feed bytes (the compact JSON of its feed events, read back through GET
+   /v1/tournaments/{id}/feed) each match adds, last 100 against first 100 (goal: within
+   1.2x), and the database's bytes each match adds (SQLite: the pages in use, its WAL's
+   included; PostgreSQL: pg_database_size).
+
+Beside each wall time, the server workers' CPU time (from /proc) for the same writes: the
+machine's load stretches the one and hardly the other.
 
 --quick: 10 deals, 100 tables for 8 s each, 300 matches; --full: 40 deals, 100 tables for
 20 s each, 2,000 matches (--deals, --tables, --seconds, --matches change one size).
@@ -153,12 +156,30 @@ def start_server(app: str, url: str, cwd: Path) -> tuple[subprocess.Popen, int]:
     raise RuntimeError(f"{app} did not start within 30 s")
 
 
+PIDS: dict[int, int] = {}  # port -> the gunicorn master's pid, while it serves
+
+
+def workers_cpu(port: int) -> float:
+    """CPU seconds (user and system) the server's workers have used (Linux /proc): a figure
+    the machine's load does not stretch, as it does wall times."""
+    pid, total = PIDS[port], 0
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a worker just restarted
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def served(app: str, url: str, cwd: Path):
     proc, port = start_server(app, url, cwd)
+    PIDS[port] = proc.pid
     try:
         yield port
     finally:
+        PIDS.pop(port, None)
         proc.terminate()
         try:
             proc.wait(timeout=30)
@@ -314,6 +335,12 @@ class Table:
             self.dealer = next_dealer(answer)
         return took, size
 
+    def play_counted(self) -> tuple[float, int, float]:
+        """One card, the only request on its server: also the workers' CPU seconds for it."""
+        before = workers_cpu(self.client.port)
+        took, size = self.play()
+        return took, size, workers_cpu(self.client.port) - before
+
 
 def next_dealer(answer: dict) -> int:
     """The next deal's dealer from a live answer (`next`, at its top or in the whole match's
@@ -324,27 +351,29 @@ def next_dealer(answer: dict) -> int:
 
 # -- 1. one table -------------------------------------------------------------------------
 
-def one_table(port: int, deals: int) -> dict[str, dict[int, tuple[float, float, int]]]:
-    """{prefer: {deal: (median ms, slowest ms, median answer bytes)}} at the checkpoints."""
+def one_table(port: int, deals: int) -> dict[str, dict[int, tuple[float, float, int, float]]]:
+    """{prefer: {deal: (median ms, slowest ms, median answer bytes, mean CPU ms)}} at the
+    checkpoints."""
     client = Client(port)
     tid, key = tournament(client, "One table", "court-piece", {"target": None})
     tables = {p: Table(client, tid, key, f"table-{p}", 39, prefer=p) for p in ("minimal", "representation")}
     marks = [d for d in (2, 10, 20, 40) if d <= deals] or [deals]
     if deals not in marks:
         marks.append(deals)
-    found: dict[str, dict[int, tuple[float, float, int]]] = {p: {} for p in tables}
+    found: dict[str, dict[int, tuple[float, float, int, float]]] = {p: {} for p in tables}
     for number in range(1, deals + 1):
         for t in tables.values():
             t.start_deal()
-        samples: dict[str, list[tuple[float, int]]] = {p: [] for p in tables}
+        samples: dict[str, list[tuple[float, int, float]]] = {p: [] for p in tables}
         while any(t.events for t in tables.values()):
             for p, t in tables.items():
                 if t.events:
-                    samples[p].append(t.play())
+                    samples[p].append(t.play_counted())
         if number in marks:
             for p, got in samples.items():
-                ms = [s * 1000 for s, _ in got]
-                found[p][number] = (statistics.median(ms), max(ms), int(statistics.median(b for _, b in got)))
+                ms = [s * 1000 for s, _, _ in got]
+                found[p][number] = (statistics.median(ms), max(ms), int(statistics.median(b for _, b, _ in got)),
+                                    statistics.fmean(c for _, _, c in got) * 1000)
     client.close()
     return found
 
@@ -354,9 +383,10 @@ def show_table(found: dict) -> None:
         first = marks[min(marks)]
         label = "return=minimal (the default)" if prefer == "minimal" else "return=representation (whole match)"
         print(f"  one table, {label}:")
-        for deal, (median, worst, size) in marks.items():
-            print(f"    deal {deal:2}: median append {median:7.1f} ms ({median / first[0]:4.2f}x deal {min(marks)}),"
-                  f" slowest {worst:7.1f} ms, answer {size / 1024:6.1f} KiB ({size / first[2]:4.2f}x)")
+        for deal, (median, worst, size, cpu) in marks.items():
+            print(f"    deal {deal:2}: median append {median:6.1f} ms ({median / first[0]:4.2f}x deal {min(marks)}),"
+                  f" slowest {worst:6.1f} ms, server CPU {cpu:5.1f} ms ({cpu / max(first[3], 1e-9):4.2f}x),"
+                  f" answer {size / 1024:5.1f} KiB ({size / first[2]:4.2f}x)")
 
 
 # -- 2. many tables ---------------------------------------------------------------------------
@@ -377,7 +407,7 @@ def run_threads(threads: int, work) -> list:
         return list(pool.map(work, range(threads)))
 
 
-def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, float, int]:
+def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, float, int, float]:
     """(appends/s, p50 ms, p99 ms, appends) of `tables` matches in 4 tournaments, each at deal
     prefill+1, played one card a turn by `threads` clients for at most `seconds`."""
     setup = Client(port)
@@ -410,20 +440,23 @@ def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, floa
                     times[i].append(t.play()[0])
         return time.perf_counter() - began
 
+    before = workers_cpu(port)
     spans = run_threads(threads, play)
+    cpu = workers_cpu(port) - before
     for group in mine:
         for t in group[:1]:
             t.client.close()
-    return latency([x for ts in times for x in ts], max(spans))
+    return latency([x for ts in times for x in ts], max(spans), cpu)
 
 
-def latency(times: list[float], span: float) -> tuple[float, float, float, int]:
+def latency(times: list[float], span: float, cpu: float) -> tuple[float, float, float, int, float]:
+    """(writes/s, p50 ms, p99 ms, writes, the workers' CPU ms a write)."""
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return len(times) / span, statistics.median(ordered) * 1000, p99 * 1000, len(times)
+    return len(times) / span, statistics.median(ordered) * 1000, p99 * 1000, len(times), cpu / len(times) * 1000
 
 
-def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[float, float, float, int]:
+def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[float, float, float, int, float]:
     threads = size["threads"]
     start = threading.Barrier(threads)
     times: list[list[float]] = [[] for _ in range(threads)]
@@ -440,16 +473,17 @@ def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[floa
         client.close()
         return time.perf_counter() - began
 
+    before = workers_cpu(port)
     spans = run_threads(threads, write)
-    return latency([x for ts in times for x in ts], max(spans))
+    return latency([x for ts in times for x in ts], max(spans), workers_cpu(port) - before)
 
 
 def show_tables(bare, first, later, prefill: int) -> None:
     rows = [("bare write (key check + one INSERT), the limit", bare), ("live appends at deal 1", first),
             (f"live appends at deal {prefill + 1}", later)]
-    for label, (rate, p50, p99, count) in rows:
-        print(f"    {label:48} {rate:7.1f} appends/s ({rate / bare[0]:4.2f} of bare)  p50 {p50:7.1f} ms"
-              f"  p99 {p99:7.1f} ms  ({count} writes)")
+    for label, (rate, p50, p99, count, cpu) in rows:
+        print(f"    {label:48} {rate:6.1f} appends/s ({rate / bare[0]:4.2f} of bare)  p50 {p50:6.1f} ms"
+              f"  p99 {p99:6.1f} ms  server CPU {cpu:5.1f} ms a write ({count} writes)")
     print(f"    deal {prefill + 1} against deal 1: rate {later[0] / first[0]:4.2f}x, p99 {later[2] / first[2]:4.2f}x"
           f" (goals: at least 0.5 of bare's rate: {later[0] / bare[0]:4.2f}; p99 within 1.5x)")
 
@@ -502,6 +536,8 @@ def import_run(path: Path, tid: str, url: str) -> tuple[float, float]:
 
 def parts_of(records: list[dict]) -> list[tuple[str, list[dict]]]:
     n = len(records)
+    if n < 200:
+        return [("all", records)]
     return [(label, part) for label, part in (("first 100", records[:100]), ("middle", records[100:n - 100]),
                                                ("last 100", records[n - 100:])) if part]
 
@@ -531,14 +567,14 @@ def imported(port: int, url: str, tmp: Path, records: list[dict]) -> list[tuple]
 
 def posted(port: int, url: str, records: list[dict]) -> list[tuple]:
     """POST /v1/matches and POST .../close of each record in turn: per part (first 100, the
-    middle, last 100), the median and mean seconds of a match's two writes, feed bytes and
-    database bytes per match."""
+    middle, last 100), the median seconds of a match's two writes, the server's CPU seconds,
+    feed bytes and database bytes per match."""
     client = Client(port)
     tid, key = tournament(client, "Posted", "double-sir")
     auth = {"Authorization": f"Bearer {key}"}
     cursor, out = 0, []
     for label, part in parts_of(records):
-        size, took = db_bytes(url), []
+        size, took, cpu = db_bytes(url), [], workers_cpu(port)
         for r in part:
             body = {"tournament": tid, "external_id": r["external_id"],
                     "record": {k: v for k, v in r.items() if k != "external_id"}}
@@ -546,8 +582,9 @@ def posted(port: int, url: str, records: list[dict]) -> list[tuple]:
             _, _, b = client.ok("POST", f"/v1/matches/{json.loads(made)['id']}/close", None,
                                 {**auth, "If-Match": head["ETag"]})
             took.append(a + b)
+        cpu = workers_cpu(port) - cpu
         fed, _, cursor = feed_bytes(client, tid, key, cursor)
-        out.append((label, statistics.median(took), statistics.fmean(took), fed // len(part),
+        out.append((label, statistics.median(took), cpu / len(part), fed // len(part),
                     (db_bytes(url) - size) // len(part)))
     client.close()
     return out
@@ -584,9 +621,12 @@ def run(kind: str, size: dict, parts: set[str], tmp: Path) -> None:
     if "tournament" in parts:
         records = finished_matches(size["matches"])
         with database(kind, tmp) as url, served("wsgi:app", url, ROOT) as port:
-            show_tournament(f"{len(records)} one-deal Double Sir matches, referee import --close", imported(port, url, tmp, records), ("wall", "CPU"))
+            rows = imported(port, url, tmp, records)
+        show_tournament(f"{len(records)} one-deal Double Sir matches, referee import --close", rows, ("wall", "CPU"))
         with database(kind, tmp) as url, served("wsgi:app", url, ROOT) as port:
-            show_tournament(f"the same {len(records)} through the API (POST /v1/matches, then close)", posted(port, url, records), ("median", "mean"))
+            rows = posted(port, url, records)
+        show_tournament(f"the same {len(records)} through the API (POST /v1/matches, then close)", rows,
+                        ("median", "server CPU"))
     print(flush=True)
 
 
