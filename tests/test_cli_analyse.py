@@ -23,18 +23,35 @@ def write(tmp_path, name, data):
 def test_text_says_perfect_play_what_happened_and_the_costly_play(capsys):
     assert main(["analyse", "--objective", "tricks", str(RECORD)]) == 0
     out = capsys.readouterr().out
-    assert "deal 1 (objective tricks)" in out
+    assert "deal 1 (objective tricks: tricks taken, every trick played, best play after)" in out
+    assert "perfect play from the first lead: tricks 12-1 (all 13 played)" in out
     assert "what happened: complete, team 0 win, courts 1-0, tricks 11-2" in out
-    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick" in out  # counted from 1
+    # counted from 1; the AS alone was best (it drops seat 1's lone KS)
+    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5): cost 1 trick; best was A♠" in out
     assert out.count("costly:") == 1
+
+
+def test_the_default_objective_is_tricks_as_on_the_page(capsys):
+    assert main(["analyse", str(RECORD)]) == 0
+    assert "deal 1 (objective tricks: " in capsys.readouterr().out
+
+
+def test_a_revoke_is_no_costly_play_only_legal_plays_are(tmp_path, capsys):
+    record = json.loads(RECORD.read_text())
+    record["deals"][0]["events"][5] = {"seat": 1, "play": "2D"}  # a revoke: seat 1 holds the KS
+    assert main(["analyse", write(tmp_path, "revoke.json", record)]) == 0
+    out = capsys.readouterr().out
+    assert "costly: deal 1 trick 2, seat 0 played 2♠ (event 5)" in out
+    assert "2♦" not in out and out.count("costly:") == 1
 
 
 def test_under_score_a_trick_that_changes_neither_the_score_nor_the_winner_costs_nothing(capsys):
     """R-38: no tricks term. The same win (a court to team 0) with 11 tricks as with 12."""
-    assert main(["analyse", str(RECORD)]) == 0
+    assert main(["analyse", "--objective", "score", str(RECORD)]) == 0
     out = capsys.readouterr().out
-    assert "deal 1 (objective score)" in out
-    assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 11-2" in out  # the lowest of equal cards
+    assert "deal 1 (objective score: the deal's outcome: courts or points of the margin, then the deal won or lost)" in out
+    # the lowest of equal cards
+    assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 11-2 on the line played" in out
     assert "no costly play" in out and "costly:" not in out
 
 
@@ -48,7 +65,7 @@ def test_json_lines_one_per_deal_with_its_costly_plays(tmp_path, capsys):
     assert (first["file"], first["line"], first["deal"], first["objective"]) == (path, 1, 0, "tricks")
     assert first["perfect_play"]["tricks_won"] == [12, 1] and first["happened"]["tricks_won"] == [11, 2]
     assert first["costly"] == [{"deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10,
-                                "best": 11, "cost": "1 trick"}]
+                                "best": 11, "cost": "1 trick", "best_cards": ["AS"]}]
     assert first["unanalysed"] == [] and first["stopped"] is None
     assert second["line"] == 2 and second["error"] == "no hands: not analysed"
 

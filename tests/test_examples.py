@@ -60,12 +60,15 @@ def test_the_session_closed_at_the_bell():
 
 def test_the_costly_plays_that_referee_analyse_finds(capsys):
     """Asad (seat 0) holds eleven clubs and twice plays his lowest under Bilal's club honour:
-    the 2♣ of trick 3 costs 2 tricks, the 3♣ of trick 4 one."""
+    the 2♣ of trick 3 costs 2 tricks, the 3♣ of trick 4 one, where his K♣ or A♣ was best; and
+    Bilal's club leads into them cost as much (objective tricks, the default)."""
     assert main(["analyse", str(EXAMPLES / "costly-plays.json"), "--json"]) == 0
     [line] = capsys.readouterr().out.splitlines()
     costly = [(c["trick"], c["seat"], c["card"], c["event"], c["cost"]) for c in json.loads(line)["costly"]]
-    assert [c[:4] for c in costly] == [(3, 0, "2C", 11), (4, 0, "3C", 15)]
+    assert costly == [(3, 1, "JC", 8, "2 tricks"), (3, 0, "2C", 11, "2 tricks"), (4, 1, "QC", 12, "1 trick"),
+                      (4, 0, "3C", 15, "1 trick")]
     assert main(["analyse", str(EXAMPLES / "costly-plays.json")]) == 0
     out = capsys.readouterr().out
-    assert "costly: deal 1 trick 3, seat 0 played 2♣ (event 12): cost 2 tricks" in out
-    assert "costly: deal 1 trick 4, seat 0 played 3♣ (event 16): cost 1 trick" in out
+    assert "costly: deal 1 trick 3, seat 0 played 2♣ (event 12): cost 2 tricks; best was K♣ or A♣" in out
+    assert "costly: deal 1 trick 4, seat 0 played 3♣ (event 16): cost 1 trick; best was K♣ or A♣" in out
+    assert "costly: deal 1 trick 3, seat 1 played J♣ (event 9): cost 2 tricks; best was 2♠, 2♥, 3♥ or 6 other cards" in out

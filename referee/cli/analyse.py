@@ -99,18 +99,18 @@ def _in_worker(task: Task) -> tuple[Task, dict]:
 
 
 def text(task: Task, found: dict) -> str:
-    out = [f"{task.where}: deal {task.deal + 1} (objective {task.objective})"]  # deals and events counted from 1
+    out = [f"{task.where}: deal {task.deal + 1} (objective {task.objective}: {MEANS[task.objective]})"]  # counted from 1
     if "error" in found:
         out.append(f"  {found['error']}")
     perfect = found.get("perfect_play")
     if "error" not in found:
-        out.append("  perfect play from the first lead: "
-                   + (_outcome(perfect["result"], perfect["tricks_won"]) if perfect else "past the search limit"))
+        out.append("  perfect play from the first lead: " + (_perfect(task.objective, perfect) if perfect
+                                                              else "past the search limit"))
     h = found["happened"]
     out.append(f"  what happened: {h['status']}, " + _outcome(h["result"], h["tricks_won"]))
     for c in found.get("costly", []):
-        out.append(f"  costly: deal {task.deal + 1} trick {c['trick']}, seat {c['seat']} played {face(c['card'])} "
-                   f"(event {c['event'] + 1}): cost {c['cost']}")
+        out.append(f"  costly: deal {task.deal + 1} trick {c['trick']}, seat {c['seat']} played {_face(c['card'])} "
+                   f"(event {c['event'] + 1}): cost {c['cost']}{_best(c)}")
     if "costly" in found and not found["costly"]:
         out.append("  no costly play" + (" among the plays analysed" if found["unanalysed"] or found["stopped"] else ""))
     if found.get("unanalysed"):
@@ -118,6 +118,30 @@ def text(task: Task, found: dict) -> str:
     if found.get("stopped"):
         out.append(f"  analysis stopped at {found['stopped']}")
     return "\n".join(out)
+
+
+# What a value and a cost count, said above them (the page says the same beside its cards).
+MEANS = {"tricks": "tricks taken, every trick played, best play after",
+         "score": "the deal's outcome: courts or points of the margin, then the deal won or lost"}
+
+
+def _perfect(objective: str, perfect: dict) -> str:
+    tricks = perfect["tricks_won"]
+    if objective == "tricks":
+        return f"tricks {tricks[0]}-{tricks[1]} (all 13 played)"
+    return _outcome(perfect["result"], tricks) + " on the line played"
+
+
+def _face(card: str) -> str:
+    return card if card == "reveal" else face(card)
+
+
+def _best(costly: dict) -> str:
+    """What was best, as the page says it: up to four moves named, then how many others."""
+    best = [_face(c) for c in costly.get("best_cards") or []]
+    if len(best) > 4:
+        best = best[:3] + [f"{len(best) - 3} other cards"]
+    return f"; best was {', '.join(best[:-1])} or {best[-1]}" if len(best) > 1 else f"; best was {best[0]}" if best else ""
 
 
 def _outcome(result: dict | None, tricks: list[int]) -> str:
@@ -168,8 +192,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--json", action="store_true", help="JSON Lines: one object per deal")
     p.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="analyse deals on N processes")
-    p.add_argument("--objective", choices=OBJECTIVES, default="score",
-                   help="score (the deal's outcome, the default) or tricks (tricks taken, all 13 played)")
+    p.add_argument("--objective", choices=OBJECTIVES, default="tricks",
+                   help="tricks (tricks taken, all 13 played: the default, as the pages show) or score (the "
+                        "deal's outcome: the margin of courts or points, then the deal won or lost)")
     p.add_argument("--max-nodes", type=int, default=2_000_000, metavar="N",
                    help="search at most N nodes per position (default 2000000)")
     p.add_argument("--max-seconds", type=float, default=30.0, metavar="S",

@@ -1,8 +1,11 @@
-"""The costly-play rule, in one place: a move is costly when its value, for the team of the
-seat that made it, is below the best value of that moment, and the cost is the difference in
-words (`cost_of`). It decides the record's plays (`costly_play`: what `referee analyse` and the
-API's `costly` report) and each move an analysis answer lists (`cards[].cost`); the API and the
-page show what it says and decide nothing of their own."""
+"""The costly-play rule, in one place: a move is costly when it is a legal move of the seat to
+play (a revoke or any other illegal play is the verdict's business, never a costly play) and
+its value, for the team of the seat that made it, is below the best value of that moment; the
+cost is the difference in words (`cost_of`), and the moves that were best are named with it.
+It decides the record's plays (`judged_move`: what `referee analyse` and the API's `costly`
+report, whichever way the values were found) and each move an analysis answer lists
+(`cards[].cost`); the API, the command and the page show what it says and decide nothing of
+their own."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -24,10 +27,12 @@ class CostlyPlay(NamedTuple):
     value: object       # the play's value (int: tricks; Outcome: score), its team's
     best: object        # the best value at that moment
     cost: str           # in words
+    best_cards: tuple   # the moves that had the best value (cards' texts, or "reveal"); () when not known
 
     def as_dict(self) -> dict:
         return {"deal": self.deal, "event": self.event, "trick": self.trick, "seat": self.seat, "card": self.card,
-                "value": shown(self.value), "best": shown(self.best), "cost": self.cost}
+                "value": shown(self.value), "best": shown(self.best), "cost": self.cost,
+                "best_cards": list(self.best_cards)}
 
 
 def shown(v):
@@ -45,9 +50,23 @@ def plays(record: Record, index: int) -> list[int]:
 
 def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) -> CostlyPlay | None:
     """The record's move from the position after `n` events (its event `n`), when it cost:
-    `deal` is that position and `analysis` its values. None when the event is no move of the
-    seat to play (not a play or reveal, taken back at once, after the end or out of turn, or
-    no legal move there: the verdict's business) or when it was as good as the best."""
+    `deal` is that position and `analysis` its values (every legal move's: the API's form)."""
+    values = dict(analysis.cards)
+
+    def value_of(move):
+        return (analysis.value, values[move]) if move in values else None
+
+    return judged_move(record, index, n, deal, value_of,
+                       lambda: [m for m, v in analysis.cards if v == analysis.value])
+
+
+def judged_move(record: Record, index: int, n: int, deal: Deal, value_of, best_moves) -> CostlyPlay | None:
+    """The rule for the record's move from position `deal` (after `n` events: its event `n`):
+    None when the event is no move of the seat to play (not a play or reveal, taken back at
+    once, after the end or out of turn), when it is no legal move there (a revoke: the
+    verdict's business), or when it was as good as the best. `value_of(move)`: (best, the
+    move's value) at that moment, None when not known; `best_moves()`: the moves of the best
+    value, asked only for a costly move (a whole deal's review finds it then)."""
     events = record.deals[index].events
     if n >= len(events) or n not in plays(record, index):
         return None
@@ -55,11 +74,20 @@ def costly_play(record: Record, index: int, n: int, deal: Deal, analysis: Analys
     if deal.is_over or deal.to_play != event.seat:
         return None
     move = REVEAL_MOVE if event.kind == REVEAL else event.card
-    values = dict(analysis.cards)
-    cost = cost_of(values[move], analysis, record) if move in values else None
+    if move not in legal_moves(deal):
+        return None
+    found = value_of(move)
+    cost = None if found is None else cost_against(found[0], found[1], record)
     if cost is None:
         return None
-    return CostlyPlay(index, n, deal.number, event.seat, move_name(move), values[move], analysis.value, cost)
+    best = tuple(move_name(m) for m in best_moves())
+    return CostlyPlay(index, n, deal.number, event.seat, move_name(move), found[1], found[0], cost, best)
+
+
+def legal_moves(deal: Deal) -> list:
+    """The engine's word on what the seat to play may do now: its legal cards, and the reveal
+    where one is allowed."""
+    return list(deal.legal_plays() or []) + ([REVEAL_MOVE] if deal.can_reveal() else [])
 
 
 def cost_of(value, analysis: Analysis, record: Record) -> str | None:

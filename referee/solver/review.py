@@ -20,10 +20,9 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.replay import deal_steps, position
 from ..engine.options import resolve
-from ..engine.playrecord import REVEAL, Record
+from ..engine.playrecord import Record
 from . import Analysis, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
-from .costs import CostlyPlay, cost_against, cost_of, costly_play, move_name, plays, shown
-from .position import REVEAL_MOVE
+from .costs import CostlyPlay, cost_of, costly_play, judged_move, plays, shown
 
 
 class NoHands(UnsolvablePosition):
@@ -338,12 +337,19 @@ def reviewed_moves(record: Record, index: int, settler=None) -> tuple[list[int],
 
 
 def _costly_move(record: Record, index: int, j: int, solver: Solver, fresh, settler) -> CostlyPlay | None:
-    """Event j's move, when it cost its team: its value against the best at that moment."""
+    """Event j's move, when it cost its team (costs.py's rule): its value against the best at
+    that moment; the best moves are searched for only when it cost (None known past the limit)."""
     before = _position(record, index, j, settler=settler)
-    event = record.deals[index].events[j]
-    if before.is_over or before.to_play != event.seat:
-        return None  # a play after the end or out of turn: the verdict's business, not a choice
-    move = REVEAL_MOVE if event.kind == REVEAL else event.card
-    best, value = solver.move_value(before, move, fresh())
-    cost = cost_against(best, value, record)
-    return None if cost is None else CostlyPlay(index, j, before.number, event.seat, move_name(move), value, best, cost)
+    found: list = []
+
+    def value_of(move):
+        found[:] = solver.move_value(before, move, fresh())
+        return tuple(found)
+
+    def best_moves():
+        try:
+            return [m for m, v in solver.solve(before, fresh(), line=False).cards if v == found[0]]
+        except SearchLimitExceeded:
+            return []
+
+    return judged_move(record, index, j, before, value_of, best_moves)

@@ -237,7 +237,7 @@ def test_the_whole_deal_streams_every_position_as_the_one_position_form_answers_
     at4 = next(f for f in found if f["event"] == 4)
     assert {c["card"]: c["value"] for c in at4["cards"]}["AS"] == 11 and at4["line"] == []
     assert at4["costly"] == {"deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10, "best": 11,
-                             "cost": "1 trick"}
+                             "cost": "1 trick", "best_cards": ["AS"]}
     assert end == {"kind": "end", "deal": 0, "analysed": list(range(52)), "past_limit": [], "unanalysable": [],
                    "costly": [at4["costly"]], "nodes": sum(f["nodes"] for f in found)}
 
@@ -283,6 +283,24 @@ def test_the_whole_deal_stops_at_the_record_error_and_says_why_past_an_illegal_p
     assert end["unanalysable"] == [6, 7, 8] and end["analysed"] == [0, 1, 2, 3, 4, 5]  # event 9 is out of turn
     assert {f["kind"] for f in found if f["event"] > 5} == {"unanalysable"}
     assert all("illegal play on record" in f["detail"] for f in found if f["event"] > 5)
+
+
+def test_a_revoke_is_no_costly_play_over_http_and_in_the_command_alike(client, tmp_path, capsys):
+    """One rule (costs.py): a costly play is a legal play worth less than the best. The revoke
+    (seat 1's 2D, holding the KS) is the verdict's; the 2S lead before it, where the AS was
+    best, is the one costly play on both surfaces, with what was best."""
+    from referee.cli import main
+
+    events = copy.deepcopy(RECORD["deals"][0]["events"])
+    events[5] = {"seat": 1, "play": "2D"}
+    record = record_with(events=events)
+    *_, end = lines(post(client, {"record": record, "deal": 0, "whole_deal": True, "objective": "tricks"}))
+    path = tmp_path / "revoke.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["analyse", "--json", "--objective", "tricks", str(path)]) == 0
+    command = json.loads(capsys.readouterr().out)["costly"]
+    assert end["costly"] == command == [{"deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10,
+                                         "best": 11, "cost": "1 trick", "best_cards": ["AS"]}]
 
 
 @pytest.mark.parametrize("body, pointer", [

@@ -45,7 +45,8 @@ def test_the_one_costly_play_costs_a_trick_and_nothing_under_score():
 def test_the_one_position_answer_carries_the_costly_play_made_from_it():
     rec = record()
     assert analysis_at(rec, 0, 4, "tricks")["costly"] == {
-        "deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10, "best": 11, "cost": "1 trick"}
+        "deal": 0, "event": 4, "trick": 2, "seat": 0, "card": "2S", "value": 10, "best": 11, "cost": "1 trick",
+        "best_cards": ["AS"]}
     assert analysis_at(rec, 0, 5, "tricks")["costly"] is None  # the KS: seat 1's only spade
     assert analysis_at(rec, 0, None, "tricks")["costly"] is None  # the deal's end: no next event
 
