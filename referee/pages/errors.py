@@ -18,7 +18,7 @@ def wants_html() -> bool:
 
 # The pages a private tournament's read key opens, and the scripts that send it (and show the
 # page it opens).
-MATCH_SCRIPTS = ("referee.js", "live.js")
+MATCH_SCRIPTS = ("referee.js", "live.js", "analysis.js")  # analysis.js: it starts on the match swapped in
 KEY_PAGES = {"pages_tournaments.tournamentPage": ("tournament.js",), "pages_view.match": MATCH_SCRIPTS,
              "pages_view.revision": MATCH_SCRIPTS}
 

@@ -6,16 +6,15 @@
 // stored match's GET .../analysis, `whole_deal`), read line by line as the server solves the
 // positions (the last first: the late ones are quick), under one search budget. A position
 // past that budget is asked for alone (with a budget of its own) only when the reader is on
-// it, and once. The first deal, the one in the address and any deal the reader steps through
-// are analysed; the others wait for the reader.
+// it, and once. Every deal on the page is analysed as it loads, one after the other: the one in
+// the address or the one the reader steps through first, then the others in the page's order.
 (function () {
   "use strict";
   var cache = {};      // position key -> {answer} | {limit, alone} | {failed}
   var deals = {};      // deal index -> {stepper, positions}
   var jobs = [];       // what to ask, in turn: a whole deal {deal, keys} or one position {one}
   var running = null;  // the job being answered
-  var followed = {};   // deal index -> true: analyse the whole deal
-  var first = null;    // the first deal of the page with positions
+  var followed = {};   // deal index -> true: the whole deal asked for
 
   function source() {
     var v = document.getElementById("verdict");
@@ -176,14 +175,20 @@
     });
   }
 
-  // The whole deal asked for once: the positions not yet known, from the first of them on.
-  function follow(d) {
-    followed[d.stepper.deal] = true;
+  // The whole deal asked for once: the positions not yet known, from the first of them on;
+  // `soon` (the reader is on it): before the deals still waiting their turn.
+  function follow(d, soon) {
+    var deal = d.stepper.deal;
+    followed[deal] = true;
     var keys = {}, any = false;
     d.positions.forEach(function (p) {
       if (!cache[p.key] && !asked(p.key)) { keys[p.events] = p.key; any = true; }
     });
-    if (any) { jobs.push({deal: d.stepper.deal, keys: keys}); }
+    if (any) { jobs.push({deal: deal, keys: keys}); }
+    if (!soon) { return; }
+    for (var i = jobs.length - 1; i > 0; i--) {
+      if (!jobs[i].one && jobs[i].deal === deal && !jobs[i].waiting) { jobs.unshift(jobs.splice(i, 1)[0]); return; }
+    }
   }
 
   function aloneIfDeep(p) {
@@ -202,9 +207,7 @@
   function register(stepper) {
     var d = deals[stepper.deal];
     if (d && d.stepper === stepper) { return d; }
-    d = deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper)};
-    if (d.positions.length && first === null) { first = stepper.deal; }
-    return d;
+    return (deals[stepper.deal] = {stepper: stepper, positions: positionsOf(stepper)});
   }
 
   function inAddress(deal) {
@@ -256,10 +259,25 @@
     });
   }
 
+  // "AS" as a person reads it: A♠ (10 for T); "reveal" as it is.
+  function face(card) {
+    var suits = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
+    if (!suits[card.slice(-1)] || card.length !== 2) { return card; }
+    return (card[0] === "T" ? "10" : card[0]) + suits[card[1]];
+  }
+
+  // What was best, said with the cost as `referee analyse` says it: up to four moves named.
+  function bestText(c) {
+    var best = (c.best_cards || []).map(face);
+    if (best.length > 4) { best = best.slice(0, 3).concat([(best.length - 3) + " other cards"]); }
+    if (!best.length) { return ""; }
+    return "; best was " + (best.length > 1 ? best.slice(0, -1).join(", ") + " or " : "") + best[best.length - 1];
+  }
+
   function costMark(c) {
     var mark = document.createElement("span");
     mark.className = "mark costly";
-    mark.textContent = "costly: " + c.cost;
+    mark.textContent = "costly: " + c.cost + bestText(c);
     if (typeof c.best === "number") {
       mark.title = "with best play the side took " + trickWord(c.best) + " from here; after this card, " + trickWord(c.value);
     }
@@ -302,7 +320,6 @@
       known++;
       if (f.answer) { analysed++; } else if (f.limit) { deep++; } else { failed++; }
     });
-    if (!followed[d.stepper.deal]) { return "Perfect play: step through the deal to analyse it. "; }
     var waits = pending(d.stepper.deal).filter(function (j) { return j.busy; });
     if (waits.length) {
       return "Perfect play: the referee is busy with other searches; asking again in " + waits[0].busy + " s. ";
@@ -366,7 +383,7 @@
     if (!source()) { return; }
     var stepper = e.detail.stepper;
     var d = register(stepper);
-    if (e.detail.push || stepper.deal === first || inAddress(stepper.deal) || followed[stepper.deal]) { follow(d); }
+    follow(d, e.detail.push || inAddress(stepper.deal));
     var here = at(d, stepper.cursor);
     if (here) { aloneIfDeep(here); }
     showValues(stepper);

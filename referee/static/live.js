@@ -28,6 +28,7 @@
         if (fresh && old) {
           var keep = referee.moment();
           old.replaceWith(fresh);
+          if (doc.title) { document.title = doc.title; }  // the match's, not the key form's "Not found"
           referee.init();
           initKey();
           referee.resume(keep);

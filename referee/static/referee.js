@@ -9,7 +9,7 @@
   var SUIT = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
   var RANK = {A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", "9": "nine", "8": "eight",
               "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
-  var active = null;
+  var active = null;  // the stepper the keys step (`inView`)
 
   function cardEl(text, extra) {
     var span = document.createElement("span");
@@ -357,13 +357,27 @@
     });
   }
 
+  function shown(stepper) {  // how much of a deal (board, tricks) is in view: 1 all of it, or all the window
+    var r = (stepper.root.closest(".deal") || stepper.root).getBoundingClientRect();
+    return Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) / Math.max(1, Math.min(r.height, innerHeight));
+  }
+
+  // The keys step the deal last stepped or clicked while a third of it is in view, else the one
+  // the window shows most of (the reader scrolled to another deal).
+  function inView() {
+    var best = active && document.contains(active.root) ? active : null, most = best ? shown(best) : 0;
+    if (most >= 1 / 3) { return best; }
+    Object.keys(steppers).forEach(function (d) { if (shown(steppers[d]) > most) { most = shown(steppers[d]); best = steppers[d]; } });
+    return best;
+  }
+
+  var KEYS = {ArrowRight: function (s) { s.move(1); }, ArrowLeft: function (s) { s.move(-1); },
+              Home: function (s) { s.first(); }, End: function (s) { s.last(); }};
   document.addEventListener("keydown", function (e) {
-    var tag = (e.target && e.target.tagName) || "";
-    if (!active || tag === "INPUT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) { return; }
-    if (e.key === "ArrowRight") { active.move(1); e.preventDefault(); }
-    if (e.key === "ArrowLeft") { active.move(-1); e.preventDefault(); }
-    if (e.key === "Home") { active.first(); e.preventDefault(); }
-    if (e.key === "End") { active.last(); e.preventDefault(); }
+    var tag = (e.target && e.target.tagName) || "", stepper = KEYS[e.key] ? inView() : null;
+    if (!stepper || tag === "INPUT" || tag === "TEXTAREA" || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    KEYS[e.key](stepper);
+    e.preventDefault();
   });
 
   window.referee = {

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from tests.api.test_analysis import claimed_endgame
 from tests.browser.test_pages import api, paste, position, problems, wait_for
@@ -71,9 +72,10 @@ def test_the_check_page_fills_the_whole_deal_in_from_one_request_and_marks_the_c
     assert browser.find_elements(By.CSS_SELECTOR, "#deal-0 .tricks .play")  # the page is there at once
     wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
     assert len(requests(browser)) == 1  # the whole deal, in one request
-    assert costly(browser) == [("deal-0-event-4", "costly: 1 trick")]
+    assert costly(browser) == [("deal-0-event-4", "costly: 1 trick; best was A♠")]  # the API's best_cards
     go(browser, 5)  # the 2S on the table
-    assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .mark.costly")] == ["costly: 1 trick"]
+    assert [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .mark.costly")] == [
+        "costly: 1 trick; best was A♠"]
     go(browser, 3)  # before the lead of trick 2
     assert "plays 9♠" in position(browser)
     shown = wait_for(lambda: values(browser, 0))
@@ -94,7 +96,7 @@ def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(s
     m, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "record": {"deals": RECORD["deals"]}}, key=t["key"])
     browser.get(f"{base}/matches/{m['id']}?deal=1&event=4")  # the fourth event of the first deal
     wait_for(lambda: values(browser, 0).get("AS") == ("11", "card-value best"), 30)
-    wait_for(lambda: costly(browser) == [("deal-0-event-4", "costly: 1 trick")], 60)
+    wait_for(lambda: costly(browser) == [("deal-0-event-4", "costly: 1 trick; best was A♠")], 60)
     assert [u.split("?")[1] for u in requests(browser, "/analysis")] == [
         "deal=0&objective=tricks&line=false&whole_deal=true&from_event=0"]
 
@@ -110,7 +112,7 @@ def test_a_stored_match_a_finished_deal_for_anyone_a_deal_in_play_with_the_key(s
     assert "plays K♠" in position(browser)
     marks = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot .mark.costly"), 60)
     slot = marks[0].find_element(By.XPATH, "..")
-    assert marks[0].text == "costly: 1 trick" and slot.find_element(By.CSS_SELECTOR, ".card").get_attribute("data-card") == "2S"
+    assert marks[0].text == "costly: 1 trick; best was A♠" and slot.find_element(By.CSS_SELECTOR, ".card").get_attribute("data-card") == "2S"
     # The match goes on: the new positions alone are asked for (from event 7 on), in one request.
     api(base, "POST", f"/v1/matches/{m['id']}/events", {"events": RECORD["deals"][0]["events"][6:8]},
         key=t["key"], etag=api(base, "GET", f"/v1/matches/{m['id']}", key=t["key"])[1])
@@ -188,18 +190,50 @@ def test_nothing_analysed_is_said_so_and_numbers_for_people_count_from_1(served,
     assert "/deals/0/events/0/play (deal 1, event 1, play):" in problems(browser)
 
 
-def test_a_second_deal_is_analysed_when_the_reader_steps_through_it(served, browser):
+def test_every_deal_is_analysed_as_the_page_loads_and_the_keys_step_the_deal_in_view(served, browser):
     base, _ = served
-    record = dict(RECORD, deals=[RECORD["deals"][0], RECORD["deals"][0]])  # deal 2: a wrong dealer, still a deal
+    record = dict(RECORD, deals=[RECORD["deals"][0]] * 3)  # deals 2 and 3: a wrong dealer, still deals
     paste(browser, base, json.dumps(record))
-    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser), 60)
-    assert status(browser, 1) == "Perfect play: step through the deal to analyse it."
-    assert browser.find_elements(By.CSS_SELECTOR, "#deal-1 .mark.costly") == [] and len(requests(browser)) == 1
-    browser.find_element(By.CSS_SELECTOR, "#deal-1 .prev").click()
-    wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser, 1), 60)
-    assert [m.find_element(By.XPATH, "..").get_attribute("id")
-            for m in browser.find_elements(By.CSS_SELECTOR, "#deal-1 .tricks .mark.costly")] == ["deal-1-event-4"]
-    assert len(requests(browser)) == 2
+    for deal in range(3):  # none waits for a step
+        wait_for(lambda: "Perfect play: all 52 positions analysed." in status(browser, deal), 90)
+        assert [m.find_element(By.XPATH, "..").get_attribute("id")
+                for m in browser.find_elements(By.CSS_SELECTOR, f"#deal-{deal} .tricks .mark.costly")] == [
+            f"deal-{deal}-event-4"]
+    assert len(requests(browser)) == 3  # one request a deal
+    body = browser.find_element(By.TAG_NAME, "body")
+    go(browser, 3)  # deal 1: the reader steps it...
+    before = [step_bar(browser, d) for d in range(3)]
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert step_bar(browser, 0).startswith("Event 5 of ") and step_bar(browser, 2) == before[2]
+    # ...then scrolls to deal 3: the keys step deal 3, not deal 1.
+    browser.execute_script("document.getElementById('deal-2').scrollIntoView({block: 'start'});")
+    body.send_keys(Keys.HOME)
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert step_bar(browser, 2).startswith("Event 1 of ") and step_bar(browser, 0).startswith("Event 5 of ")
+    assert step_bar(browser, 1) == before[1]
+
+
+def step_bar(browser, deal):
+    return browser.find_element(By.CSS_SELECTOR, f"#deal-{deal} .position").text
+
+
+@AT_WIDTHS
+def test_a_private_tournaments_match_page_opened_with_the_key_is_analysed_and_titled(served, browser, width):
+    """Its 404 page, the key form, swaps the match in: analysis.js starts on it, the tab takes its title."""
+    base, _ = served
+    t, _ = api(base, "POST", "/v1/tournaments", {"name": "Club night", "preset": "seven-courts", "public": False})
+    live = dict(RECORD["deals"][0], events=RECORD["deals"][0]["events"][:6])
+    m, _ = api(base, "POST", "/v1/matches", {"tournament": t["id"], "external_id": "table-1",
+                                             "record": {"deals": [live]}}, key=t["key"])
+    browser.get(f"{base}/matches/{m['id']}")
+    assert browser.title.startswith("Not found")
+    browser.find_element(By.ID, "key").send_keys(t["read_key"])
+    browser.find_element(By.CSS_SELECTOR, "#key-form button").click()
+    wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .hand .card"))
+    assert browser.title.startswith("Match table-1")  # the swapped-in page's title
+    marks = wait_for(lambda: browser.find_elements(By.CSS_SELECTOR, "#deal-0 .centre .slot .mark.costly"), 60)
+    assert marks[0].text == "costly: 1 trick; best was A♠"
+    wait_for(lambda: status(browser).startswith("Perfect play: all 7 positions analysed."), 60)  # events 0 to 6
 
 
 def test_a_settled_claim_the_referees_plays_are_no_positions(served, browser):
