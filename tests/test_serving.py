@@ -36,9 +36,10 @@ def delivery_workers(pid: int) -> list[int]:
     return [c for c in _children(pid) if "referee.cli deliver" in _cmdline(c)]
 
 
-def held_connections(pid: int, port: int) -> int:
+def held_connections(pid: int, port: int, states: tuple[str, ...] = ("01",)) -> int:
     """Connections to `port` that the gunicorn workers under `referee serve` (pid) have accepted:
-    the sockets among their open files that /proc/net/tcp lists as established on that port."""
+    the sockets among their open files that /proc/net/tcp lists as established on that port
+    (or in other `states`: 08 the client has closed, 04-07 and 09-0B closing)."""
     workers = [w for c in _children(pid) if "gunicorn" in _cmdline(c) for w in _children(c)]
     inodes = set()
     for w in workers:
@@ -54,7 +55,7 @@ def held_connections(pid: int, port: int) -> int:
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         local, state, inode = fields[1], fields[3], fields[9]
-        held += int(local.rsplit(":", 1)[1], 16) == port and state == "01" and inode in inodes
+        held += int(local.rsplit(":", 1)[1], 16) == port and state in states and inode in inodes
     return held
 
 
