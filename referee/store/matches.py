@@ -52,13 +52,16 @@ def status_of(verdict: dict, closed: bool) -> str:
     return "finished" if verdict["match"]["finished"] or closed else "in_progress"
 
 
-def load_match(s: Session, mid: str, head: bool = True) -> Match:
+def load_match(s: Session, mid: str, head: bool = True, lock: bool = False) -> Match:
     """The match; `head` False: without reading its record and verdict (a write that has
-    them already sets them)."""
+    them already sets them); `lock` takes its row lock on PostgreSQL (serialising the
+    match's writes, not its tournament's)."""
     plausible_id(mid, "match")
     stmt = select(Match).where(Match.id == mid).execution_options(populate_existing=True)
     if not head:
         stmt = stmt.options(defer(Match.record), defer(Match.verdict))
+    if lock and s.get_bind().dialect.name == "postgresql":
+        stmt = stmt.with_for_update()
     m = s.scalars(stmt).one_or_none()
     if m is None:
         raise NotFound(f"no match {shown(mid)}")

@@ -39,6 +39,7 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
         # a correction, or a change to a match outcome already announced (reopened, won again)
         events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
                                           "match": new["match"], "finished": finished_now}))
+    t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
     if finished_before or finished_now:
         counted = standings_change(s, t.id, m.id, (before.record, old) if finished_before else None,
                                    (after.record, new) if finished_now else None)

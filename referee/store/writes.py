@@ -1,8 +1,8 @@
 """Writes to a match: events appended, a deal added, a correction, a close. Each is judged
 whole first, outside any transaction (perfect play may take seconds, and on SQLite a
 transaction holds the database's write lock), then stored in one transaction under the
-tournament's lock as a new revision with its feed events, if the match is still at the
-revision it was judged from (If-Match, checked again there); nothing is edited in place.
+match's row lock (the tournament's is taken only to number the feed events) as a new revision
+with its feed events, if the match is still at the revision it was judged from (If-Match, checked again there); nothing is edited in place.
 A claim or bell settled in the revision before is kept where its deal is unchanged."""
 from __future__ import annotations
 
@@ -77,10 +77,12 @@ class Writes:
         verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict),
                         before if kind in ("append", "deal") else None)  # a live write: its last deal alone
         with self.db.transaction() as s:
-            t = load_tournament(s, m.tournament_id, lock=True)  # serialises writes of this tournament
+            # the match's row lock serialises its writes; the tournament's is taken by publish,
+            # for the feed's numbering only, so writes to other matches go on meanwhile
+            m = load_match(s, mid, head=False, lock=True)  # the head judged from is `before`, if the ETag says so
+            t = load_tournament(s, m.tournament_id)
             if not trusted:
                 require_write_key(t, key)  # the keys may have changed while it was judged
-            m = load_match(s, mid, head=False)  # the head judged from is `before`, if the ETag still says so
             if etag_of(m) != etag:
                 now = keyed(etag_of(m))
                 raise PreconditionFailed(f"the match changed while this write was judged: its ETag is now {now}",
