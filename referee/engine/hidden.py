@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .legal import CALLER_BARRED, caller_barred, check_turn, excluded, holds, opponent_reveals
+from .kernel import REVEAL_FOLLOWED, REVEAL_OPPONENT, REVEAL_PLAYED, REVEAL_VOID, REVEAL_VOID_MUST, ask_obliges, reveal_at_play
+from .legal import CALLER_BARRED, caller_barred, check_turn, excluded, holds
 from .trump import REVEAL_RULES
 from .violations import Violation, add
 from .voids import Void, declare
@@ -40,7 +41,7 @@ def reveal(deal, ev, i: int) -> None:
     set_aside = excluded(deal, seat)  # before the card is shown
     show(deal, seat, i, "asked")
     deal.ask_void = declare(deal, "ask_while_able_to_follow", seat, deal.led, i, None, deal.led, None, excluded=set_aside)
-    if trump.mode == "hidden" or trump.band_reveal != "auto":
+    if ask_obliges(deal.rules):
         deal.asker = seat
 
 
@@ -58,22 +59,18 @@ def before_play(deal, seat: int, card: Card, face_down: bool, k: int, i: int) ->
        suit led (R-23); it is back in hand, so the play is legal;
     3. the hidden card played while still face down: legal as the 13th card (R-6),
        otherwise `hidden_card_played` (R-13, R-23)."""
-    trump = deal.trump
     hidden_card = card is deal.set_aside
-    if k > 0 and opponent_reveals(deal, seat) and card.suit != deal.led:
+    code = reveal_at_play(deal.rules, seat, k, k > 0 and (face_down or card.suit != deal.led), hidden_card)
+    if code == REVEAL_OPPONENT:
         show(deal, seat, i, "opponent_void")
         deal.must_trump = seat
-        return
-    if k > 0 and trump.reveals_on_void:
-        if face_down or card.suit != deal.led:
-            show(deal, seat, i, "void")
-            if trump.must_trump_on_void:
-                deal.must_trump = seat
-            return
-        if hidden_card:
-            _follow_with_hidden(deal, seat, card, i)
-            return
-    if hidden_card:
+    elif code == REVEAL_VOID or code == REVEAL_VOID_MUST:
+        show(deal, seat, i, "void")
+        if code == REVEAL_VOID_MUST:
+            deal.must_trump = seat
+    elif code == REVEAL_FOLLOWED:
+        _follow_with_hidden(deal, seat, card, i)
+    elif code == REVEAL_PLAYED:
         _hidden_card_played(deal, seat, card, i)
 
 

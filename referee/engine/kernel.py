@@ -2,9 +2,11 @@
 integers, for the engine and the solver alike.
 
 It holds the trick winner (trick.winner), the pile's pairs (pile.*), the end of a deal
-(end.*, R-4, R-30, end.tens-settled) and the deciding pair (end.deciding-pair).
+(end.*, R-4, R-30, end.tens-settled), the deciding pair (end.deciding-pair), and the
+face-down trump's reveals and the trumps they oblige (trump.hidden.*, trump.band.*).
 
-- The engine's rule modules (trick.py, collection.py, ending.py, pairs.py) import this file as Python and
+- The engine's rule modules (trick.py, collection.py, ending.py, pairs.py, legal.py,
+  hidden.py) import this file as Python and
   call it with their cards' numbers; what they add is the record's side (events, rule ids
   in words, errors).
 - The solver's core (referee/solver/core_*.py) imports it as `core_kernel`: setup.py
@@ -77,6 +79,14 @@ P_DEFERRED = 32
 P_KIND = 6               # KIND_* (2 bits)
 P_TEAM = 256
 P_ACE = 512
+
+# how the face-down trump is turned up at a play (reveal_at_play)
+REVEAL_NONE = 0
+REVEAL_OPPONENT = 1      # an opponent's show-out (trump.hidden.opponent): they must trump
+REVEAL_VOID = 2          # a show-out, band auto (R-14)
+REVEAL_VOID_MUST = 3     # ... auto_must_trump: the seat must trump
+REVEAL_FOLLOWED = 4      # the caller follows with it, band auto (R-23)
+REVEAL_PLAYED = 5        # the card itself is played (R-6, R-13)
 
 # why a pair does not collect (pile_blocked), and the rule that says so
 BLOCK_NONE = 0
@@ -277,6 +287,53 @@ def pair_step(r, state, number, seat, ace, revealed_trick):
             return pair_state(run_by, run, deferred) | KIND_LAST << P_KIND | team * P_TEAM
         return pair_state(run_by, run, deferred) | KIND_NO_PAIR << P_KIND | r.callers * P_TEAM
     return pair_state(run_by, run, deferred) | why
+
+
+def may_reveal(r, seat, lead, can_follow):
+    """While the trump lies face down: may `seat` show it on its lead (the caller only,
+    trump.hidden.lead) or ask for it when it cannot follow (trump.hidden.ask)? Never the
+    callers' side under a deciding pair (trump.hidden.opponent), never the caller when
+    band_caller_reveals is false (trump.band.caller-reveals)."""
+    if r.pairs and (seat & 1) == r.callers:
+        return 0
+    if r.no_caller_reveal and seat == r.caller:
+        return 0
+    if lead:
+        return 1 if seat == r.caller else 0
+    return 0 if can_follow else 1
+
+
+def ask_obliges(r):
+    """Must the seat that asked for the face-down trump play a trump if it holds one (the
+    hidden trump; band, but in its auto form, R-13, R-14)?"""
+    return 1 if r.hidden_mode or r.band_reveal != BAND_AUTO else 0
+
+
+def must_trump(r, seat, asker, obliged, hidden):
+    """Must `seat`, out of the suit led, play a trump if it holds one: the asker, a seat a
+    show-out obliged (`obliged`), and while the trump lies face down every show-out under
+    band auto_must_trump (R-14) and an opponent's under a deciding pair (trump.hidden.opponent)?"""
+    if seat == asker or seat == obliged:
+        return 1
+    if hidden and (r.band_reveal == BAND_AUTO_MUST or (r.pairs and r.hidden_mode and (seat & 1) != r.callers)):
+        return 1
+    return 0
+
+
+def reveal_at_play(r, seat, k, off_suit, hidden_card):
+    """While the trump lies face down, a card is about to be placed at table index k by
+    `seat` (`off_suit`: not of the suit led; `hidden_card`: the face-down card itself): does
+    it turn the trump up first, and how (REVEAL_*)? An opponent's show-out under a deciding
+    pair (trump.hidden.opponent), any show-out under band auto (R-14; must trump under
+    auto_must_trump), the caller following with it under band auto (R-23), the card itself
+    played (R-6, R-13)."""
+    if k > 0 and off_suit and r.pairs and r.hidden_mode and (seat & 1) != r.callers:
+        return REVEAL_OPPONENT
+    if k > 0 and r.band_auto:
+        if off_suit:
+            return REVEAL_VOID_MUST if r.band_reveal == BAND_AUTO_MUST else REVEAL_VOID
+        return REVEAL_FOLLOWED if hidden_card else REVEAL_NONE
+    return REVEAL_PLAYED if hidden_card else REVEAL_NONE
 
 
 def pile_pair_open(last_winner, winner, hot, last_collected, last_established):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
+from .kernel import ask_obliges, may_reveal, must_trump
 
 
 def slot(deal) -> int:
@@ -49,13 +50,6 @@ def playable(deal, seat: int) -> list[Card]:
     return list(hand)
 
 
-def opponent_reveals(deal, seat: int) -> bool:
-    """Band Rang's hidden form: a show-out by an opponent of the caller turns the trump up
-    just before it, and they must trump (trump.hidden.opponent)."""
-    return (deal.options.deciding_pair and deal.trump.mode == "hidden" and deal.trump.is_hidden
-            and seat & 1 != deal.callers)
-
-
 def legal_plays(deal) -> list[Card] | None:
     """The cards the seat to play may play now (None without hands)."""
     seat = deal.to_play
@@ -74,7 +68,8 @@ def legal_plays(deal) -> list[Card] | None:
         follow = [c for c in hand if c.suit == deal.led]
         if follow:
             return follow
-    obliged = seat in (deal.asker, deal.must_trump) or (trump.is_hidden and trump.must_trump_on_void) or opponent_reveals(deal, seat)
+    obliged = must_trump(deal.rules, seat, -1 if deal.asker is None else deal.asker,
+                         -1 if deal.must_trump is None else deal.must_trump, trump.is_hidden)
     suit = trump.suit or trump.secret_suit
     trumps = [c for c in hand if c.suit == suit] if obliged else []
     return sorted(trumps or hand)
@@ -87,7 +82,7 @@ def caller_barred(deal) -> bool:
     """band_caller_reveals false (trump.band.caller-reveals): the caller who laid the band
     trump never shows it, on lead or by asking; others' asks, a show-out under the auto
     variants and the caller's 13th card (R-6, R-24) still do."""
-    return deal.trump.mode == "band" and not deal.options.band_caller_reveals
+    return bool(deal.rules.no_caller_reveal)
 
 
 def can_reveal(deal) -> bool:
@@ -95,13 +90,9 @@ def can_reveal(deal) -> bool:
     seat = deal.to_play
     if seat is None or not deal.trump.is_hidden:
         return False
-    if deal.options.deciding_pair and seat & 1 == deal.callers:
-        return False  # Band Rang: only an opponent's show-out shows it (trump.hidden.opponent)
-    if seat == deal.caller and caller_barred(deal):
-        return False
-    if deal.position == 0:
-        return seat == deal.caller
-    return deal.hands is None or holds(deal, seat, deal.led, excluded(deal, seat)) is None
+    lead = deal.position == 0
+    can_follow = not lead and deal.hands is not None and holds(deal, seat, deal.led, excluded(deal, seat)) is not None
+    return bool(may_reveal(deal.rules, seat, lead, can_follow))
 
 
 def legal_after_reveal(deal) -> list[Card] | None:
@@ -112,7 +103,7 @@ def legal_after_reveal(deal) -> list[Card] | None:
         return None
     seat, suit = deal.to_play, deal.trump.secret_suit
     hand = list(deal.hands[seat])
-    obliged = deal.trump.mode == "hidden" or deal.trump.band_reveal != "auto"
+    obliged = ask_obliges(deal.rules)
     trumps = [c for c in hand if c.suit == suit] if obliged else []
     return sorted(trumps or hand)
 

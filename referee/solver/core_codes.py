@@ -26,6 +26,7 @@ END_SEVEN, END_PILE, END_THIRTEEN, END_BID, END_PAIR = (_kernel.END_SEVEN, _kern
 BAND_ASK, BAND_AUTO, BAND_AUTO_MUST = _kernel.BAND_ASK, _kernel.BAND_AUTO, _kernel.BAND_AUTO_MUST
 KIND_NONE, KIND_PAIR, KIND_NO_PAIR, KIND_LAST = _kernel.KIND_NONE, _kernel.KIND_PAIR, _kernel.KIND_NO_PAIR, _kernel.KIND_LAST
 E_ENDED, E_COURT, E_FIRST = _kernel.E_ENDED, _kernel.E_COURT, _kernel.E_FIRST  # kernel.deal_end's answer
+REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST = _kernel.REVEAL_NONE, _kernel.REVEAL_OPPONENT, _kernel.REVEAL_VOID_MUST
 P_RUN, P_DEFERRED, P_KIND, P_TEAM = _kernel.P_RUN, _kernel.P_DEFERRED, _kernel.P_KIND, _kernel.P_TEAM  # kernel.pair_step's
 
 

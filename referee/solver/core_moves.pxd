@@ -4,9 +4,9 @@ cimport cython
 
 ctypedef unsigned long long u64
 
+from referee.solver.core_kernel cimport may_reveal, must_trump
 from referee.solver.core_trick cimport Trick
 
-cdef int BAND_AUTO_MUST
 cdef int REVEAL
 
 

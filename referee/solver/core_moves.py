@@ -1,7 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
 """The core search's moves (core.py): what the seat to play may play, one card per run of
 touching cards, asks and reveals where the rules make them moves, likely best first."""
-from .core_codes import BAND_AUTO_MUST, REVEAL
+from .core_codes import REVEAL
+from .core_kernel import may_reveal, must_trump
 from .core_trick import Trick
 
 
@@ -67,11 +68,9 @@ class Moves(Trick):
             n = self._leads(seat, base)
         else:
             n = self._follows(seat, base)
-        if self.hidden and not (self.r.pairs and (seat & 1) == self.r.callers) and not (
-                self.r.no_caller_reveal and seat == self.r.caller):  # trump.band.caller-reveals
-            if (seat == self.r.caller) if self.tk == 0 else not self.h[seat * 4 + self.tsuit[self.tb + 0]]:
-                self.mv[base + n] = REVEAL
-                n += 1
+        if self.hidden and may_reveal(self.r, seat, self.tk == 0, self.tk > 0 and self.h[seat * 4 + self.tsuit[self.tb + 0]] != 0):
+            self.mv[base + n] = REVEAL
+            n += 1
         if hint >= 0 and n > 1:
             i = 0
             for i in range(1, n):
@@ -205,9 +204,7 @@ class Moves(Trick):
             return 1
         tr = self.trump
         osuit = tr if tr >= 0 else self.secret
-        obliged = (seat == self.asker or seat == self.must_trump
-                   or (self.hidden and self.r.band_reveal == BAND_AUTO_MUST)
-                   or (self.hidden and self.r.pairs and self.r.hidden_mode and (seat & 1) != self.r.callers))
+        obliged = must_trump(self.r, seat, self.asker, self.must_trump, self.hidden)
         if obliged and osuit >= 0 and not (self.h[b + osuit] or (band_card and self.hsuit == osuit)):
             obliged = 0
         s = 0

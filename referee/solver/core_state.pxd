@@ -4,13 +4,12 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_kernel cimport Rules, rules_like, table_card, trick_winner
+from referee.solver.core_kernel cimport Rules, ask_obliges, reveal_at_play, rules_like, table_card, trick_winner
 
 cdef int ACE
-cdef int BAND_AUTO
-cdef int BAND_AUTO_MUST
 cdef u64 RELMASK
 cdef int REVEAL
+cdef int REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST
 cdef int SCORE
 cdef int TEN
 cdef int TRICKS
@@ -62,7 +61,7 @@ cdef class State:
     @cython.locals(hidden=cython.int, i=cython.int)
     cdef void _restore(self, u64 v) noexcept
 
-    @cython.locals(seat=cython.int, k=cython.int, s=cython.int, r=cython.int, led=cython.int, i=cython.int)
+    @cython.locals(seat=cython.int, k=cython.int, s=cython.int, r=cython.int, code=cython.int, i=cython.int)
     cdef void _do(self, int m, int ply) noexcept
 
     @cython.locals(k=cython.int, i=cython.int)

@@ -3,8 +3,8 @@
 on the table, the trump and its state, the tally, the pile, the deciding-pair run; playing a
 move and taking it back. Compiled with the other core modules where the install finds a C
 compiler (the C types in core_state.pxd); plain Python otherwise."""
-from .core_codes import ACE, BAND_AUTO, BAND_AUTO_MUST, BITS, HIGH, LOW, ONES, RELMASK, REVEAL, SCORE, TEN, TRICKS, UP
-from .core_kernel import rules_like, table_card, trick_winner
+from .core_codes import ACE, BITS, HIGH, LOW, ONES, RELMASK, REVEAL, REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST, SCORE, TEN, TRICKS, UP
+from .core_kernel import ask_obliges, reveal_at_play, rules_like, table_card, trick_winner
 
 
 class State:
@@ -146,25 +146,18 @@ class State:
             self._reveal(k)
             if k == 0:
                 self.lmt = 1
-            elif self.r.hidden_mode or self.r.band_reveal != BAND_AUTO:
+            elif ask_obliges(self.r):
                 self.asker = seat
             return
         s = m // 13
         r = m - 13 * s
-        if self.hidden:
-            led = self.tsuit[self.tb + 0]
-            if k > 0 and s != led and self.r.pairs and self.r.hidden_mode and (seat & 1) != self.r.callers:
-                self._reveal(k)  # Band Rang: an opponent's show-out shows it; they must trump
-                self.must_trump = seat
-            elif k > 0 and self.r.band_auto:
-                if s != led:
-                    self._reveal(k)  # band: the first show-out turns it up (R-14)
-                    if self.r.band_reveal == BAND_AUTO_MUST:
-                        self.must_trump = seat
-                elif s == self.hsuit and r == self.hrank and seat == self.r.caller:
-                    self._reveal(k)  # followed with it (R-23)
-            elif s == self.hsuit and r == self.hrank and seat == self.r.caller:
-                self._reveal(k)  # the caller's last card (R-6)
+        if self.hidden:  # does this card turn the face-down trump up first (the kernel's reveal_at_play)?
+            code = reveal_at_play(self.r, seat, k, k > 0 and s != self.tsuit[self.tb + 0],
+                                  s == self.hsuit and r == self.hrank and seat == self.r.caller)
+            if code != REVEAL_NONE:
+                self._reveal(k)
+                if code == REVEAL_OPPONENT or code == REVEAL_VOID_MUST:
+                    self.must_trump = seat
         i = seat * 4 + s
         self.h[i] ^= 1 << r
         self.lens -= self.ones[i]

@@ -94,6 +94,29 @@ def test_both_kernels_end_a_deal_alike(preset, mode, caller, number, won, tens, 
             == kernel.pair_step(python, state, number, seat, ace, revealed))
 
 
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(preset=st.sampled_from(["hidden-rung", "band-rang", "court-piece"]), mode=st.sampled_from(["hidden", "band"]),
+       band=st.sampled_from(["ask", "auto", "auto_must_trump"]), caller_reveals=st.booleans(), caller=st.integers(0, 3),
+       seat=st.integers(0, 3), k=st.integers(0, 3), flags=st.tuples(st.booleans(), st.booleans(), st.booleans()),
+       asker=st.integers(-1, 3), obliged=st.integers(-1, 3))
+def test_both_kernels_reveal_the_trump_alike(preset, mode, band, caller_reveals, caller, seat, k, flags, asker, obliged):
+    """may_reveal, must_trump, reveal_at_play and ask_obliges, compiled and as Python."""
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    from referee.engine import kernel
+    from referee.solver import core_kernel
+    options = resolve(preset, {"band_reveal": band, "band_caller_reveals": caller_reveals})
+    python = kernel.rules_of(options, mode, caller, caller & 1, 0)
+    compiled = core_kernel.rules_like(python)
+    first, second, hidden = flags
+    for kern, rules in ((kernel, python), (core_kernel, compiled)):
+        got = (kern.may_reveal(rules, seat, k == 0, first), kern.must_trump(rules, seat, asker, obliged, hidden),
+               kern.reveal_at_play(rules, seat, k, first, second), kern.ask_obliges(rules))
+        if kern is kernel:
+            expected = got
+    assert got == expected
+
+
 def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
     if not loader.compiled_files():
         pytest.skip("no compiled core here")
