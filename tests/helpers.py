@@ -122,3 +122,19 @@ def untricked(events: list[dict]) -> list[dict]:
     """The feed's events without its trick ledger (trick.finished, trick.revised), for tests
     about the deal, violation and match events."""
     return [e for e in events if not e["type"].startswith("trick.")]
+
+
+def done_while_held(held, release, other) -> bool:
+    """Run `other` (a callable) in a thread while the thread `held`, started, waits for the
+    event `release`: True when `other` finished while `held` was still waiting. Both are
+    joined before it returns."""
+    import threading
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join(20)
+    meanwhile = not thread.is_alive() and held.is_alive()
+    release.set()
+    held.join(60)
+    thread.join(60)
+    return meanwhile

@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from referee.store import writes
-from tests.helpers import ev
+from tests.helpers import done_while_held, ev
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -34,15 +34,8 @@ def test_a_write_to_another_match_is_stored_while_one_is_held_before_its_feed(st
                             args=(first.match.id, key, first.etag, ev("1:AH 2:3H 3:4H 0:5H")))
     slow.start()
     assert inside.wait(30)
-    done = []
-    other = threading.Thread(target=lambda: done.append(
-        store.append_events(views[1].match.id, key, views[1].etag, ev("1:AH 2:3H 3:4H 0:5H"))))
-    other.start()
-    other.join(20)
-    stored_meanwhile = not other.is_alive() and slow.is_alive()
-    release.set()
-    slow.join(30)
-    other.join(30)
+    stored_meanwhile = done_while_held(slow, release, lambda: store.append_events(
+        views[1].match.id, key, views[1].etag, ev("1:AH 2:3H 3:4H 0:5H")))
     assert stored_meanwhile, "the other match's write waited for the held one"
     events = store.feed(t.id, key, 0, 100)["events"]
     # numbered in commit order: the other match's trick first, then the held one's

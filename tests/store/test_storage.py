@@ -13,7 +13,7 @@ from referee.store import standings
 from referee.store.errors import TooLarge
 from referee.store.models import Revision
 from referee.store.patches import apply, diff
-from tests.helpers import ev, won_by
+from tests.helpers import done_while_held, ev, won_by
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -169,14 +169,8 @@ def test_a_long_read_does_not_block_another_tournaments_read_or_write(store, mon
     slow.start()
     assert inside.wait(30)
     done = []
-    other = threading.Thread(target=lambda: done.extend([store.append_events(view2.match.id, key2, view2.etag, ev("1:AH")),
-                                                          store.standings(t2.id, None)]))
-    other.start()
-    other.join(20)
-    finished_while_open = not other.is_alive() and slow.is_alive()
-    release.set()
-    slow.join(60)
-    other.join(60)
+    finished_while_open = done_while_held(slow, release, lambda: done.extend(
+        [store.append_events(view2.match.id, key2, view2.etag, ev("1:AH")), store.standings(t2.id, None)]))
     assert finished_while_open, "the other tournament waited for the slow read"
     assert len(done) == 2
 
