@@ -43,9 +43,10 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from referee.arrival import CONTINUE, Arrival, closing_unread
 from referee.departure import Departures
+from referee.recycling import post_request
 
 __all__ = ["worker_class", "workers", "threads", "worker_connections", "timeout", "keepalive", "accesslog",
-           "control_socket_disable"]
+           "control_socket_disable", "max_requests", "max_requests_jitter", "post_request"]
 
 # gunicorn settings (the names are gunicorn's); the command line may override each.
 worker_class = "referee.serving.ProblemWorker"
@@ -58,6 +59,10 @@ accesslog = "-"
 # No control socket (gunicornc): its default path is one per user, so a second server on the
 # machine would take it over from the first.
 control_socket_disable = True
+# Workers are replaced now and then (referee/recycling.py): after max_requests requests plus up
+# to max_requests_jitter, or after a request that leaves one past its memory ceiling.
+max_requests = 1000
+max_requests_jitter = 100
 
 REQUEST_TIMEOUT = float(os.environ.get("REFEREE_REQUEST_TIMEOUT") or 30)  # seconds from a request's first byte to its last
 _per_client = os.environ.get("REFEREE_CONNECTIONS_PER_CLIENT", "").strip()

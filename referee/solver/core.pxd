@@ -50,7 +50,7 @@ cdef class Search(Bounds):
     @cython.locals(left=cython.int, obj=cython.int, r=u64, key=u64, lens=u64)
     cdef u64 _start(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, n=cython.int, want=u64, other=u64, rel=u64,
+    @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, rev=cython.int, n=cython.int, want=u64, other=u64, rel=u64,
                    best=u64, found=cython.int, i=cython.int, m=cython.int, res=u64, code=u64, lw=cython.int,
                    s=cython.int, r=cython.int, low=cython.int)
     cdef u64 _card(self, long long t, int kk, int hint) except? 0xFFFFFFFFFFFFFFFF

@@ -177,7 +177,12 @@ class Search(Bounds):
                 return res
         ply = self.ply
         seat = (self.leader + self.tk) & 3
-        mine = (seat & 1) == self.team and self.objective != FEWEST
+        mine = (seat & 1) == self.team
+        # FEWEST: every seat lowers the team's tricks, so the team's own seats try their
+        # moves worst first (the generator orders them best first for the seat's side)
+        rev = self.objective == FEWEST and mine
+        if self.objective == FEWEST:
+            mine = 0
         n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
         # at or below LOWEST no value fails: only whether a line exists is asked (EXACT), and
         # either side's first line answers it
@@ -194,7 +199,7 @@ class Search(Bounds):
         self.lw[lw + 3] = 0
         i = 0
         for i in range(n):
-            m = self.mv[ply * 16 + i]
+            m = self.mv[ply * 16 + (n - 1 - i if rev else i)]
             s = m // 13
             r = m - 13 * s
             if m != REVEAL and r < self.lw[lw + s] and not self._special(s, r):
@@ -259,8 +264,17 @@ class Search(Bounds):
         if not self.stopped:
             self._spend()  # every node counts, the last few too
         if self.stopped:
-            raise self.error
+            raise self._stop()
         return r >> RES
+
+    def _stop(self):
+        """A stopped search keeps nothing: its table starts again small, and its stop goes up
+        without the frames it was caught in and held by no frame of ours (they hold this
+        search: a cycle that only a full collection would free, with the table in it)."""
+        error = self.error
+        self.error = None
+        self._clear_table(1 << 12, 1 << 14)
+        return error.with_traceback(None)
 
     def over(self):
         """Nothing more to play: the deal ended (or, TRICKS, all 13 are played)."""

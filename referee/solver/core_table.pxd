@@ -68,5 +68,4 @@ cdef class Table(Moves):
     @cython.locals(first=cython.int, room=cython.int, stored=cython.int, grown=cython.int, i=cython.int)
     cdef int _slot(self, int b) except -2
 
-    @cython.locals(room=cython.int)
     cdef int _grow_pool(self) except -1

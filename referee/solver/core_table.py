@@ -9,6 +9,11 @@ from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, 
 from .core_moves import Moves
 
 
+def _zeros(code, n):
+    """An array of n zeros, made at its size (no buffer of zeros beside it)."""
+    return array(code, [0]) * n
+
+
 class Table(Moves):
     """The transposition table of the core search (core.Search)."""
 
@@ -81,16 +86,19 @@ class Table(Moves):
             self.code[s] = c
 
     def _clear_table(self, slots, entries):
-        """An empty table: `slots` places in the index (a power of 2), room for `entries`."""
-        self.key_array = array("Q", bytes(16 * slots))
-        self.slot_array = array("i", bytes(4 * slots))
+        """An empty table: `slots` places in the index (a power of 2), room for `entries`.
+        The old arrays go first, so a table started again never holds two pools."""
+        self.pool = None
+        self.pool_array = None
+        self.key_array = _zeros("Q", 2 * slots)
+        self.slot_array = _zeros("i", slots)
         self.index_key = self.key_array  # compiled: typed views of the arrays
         self.index_bucket = self.slot_array
         self.slots = slots
         self.nbuckets = 0
-        self.bucket_array = array("I", bytes(12 * (slots // 2)))
+        self.bucket_array = _zeros("I", 3 * (slots // 2))
         self.bucket = self.bucket_array  # per bucket: first entry, room, entries stored
-        self.pool_array = array("Q", bytes(8 * WORDS * entries))
+        self.pool_array = _zeros("Q", WORDS * entries)
         self.pool = self.pool_array
         self.room = entries
         self.used = 0
@@ -129,11 +137,11 @@ class Table(Moves):
         old_buckets = self.bucket_array
         count = self.slots
         self.slots = count * 2
-        self.key_array = array("Q", bytes(16 * self.slots))
-        self.slot_array = array("i", bytes(4 * self.slots))
+        self.key_array = _zeros("Q", 2 * self.slots)
+        self.slot_array = _zeros("i", self.slots)
         self.index_key = self.key_array
         self.index_bucket = self.slot_array
-        buckets = array("I", bytes(12 * (self.slots // 2)))
+        buckets = _zeros("I", 3 * (self.slots // 2))
         buckets[:len(old_buckets)] = old_buckets
         self.bucket_array = buckets
         self.bucket = buckets
@@ -241,11 +249,13 @@ class Table(Moves):
         return self.used - grown + stored
 
     def _grow_pool(self):
-        """Twice the room for entries (up to MAX_ENTRIES), the entries kept where they are."""
-        room = min(2 * self.room, MAX_ENTRIES)
-        pool = array("Q", bytes(8 * WORDS * room))
-        pool[:len(self.pool_array)] = self.pool_array
-        self.pool_array = pool
+        """Twice the room for entries (room is a power of 2, below MAX_ENTRIES here), the
+        entries kept where they are: the array doubles in place (a copy of the old half is
+        never read, as an entry is written before it is read), so the old pool and the new
+        are never both held, nor a buffer of zeros beside them."""
+        pool = self.pool_array
+        self.pool = None  # compiled: the typed view lets the array go, so it can be resized
+        pool *= 2
         self.pool = pool
-        self.room = room
+        self.room = 2 * self.room
         return 0
