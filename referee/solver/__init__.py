@@ -55,6 +55,7 @@ class Analysis(NamedTuple):
     result: dict | None           # score: the result the deal gets at the line's end
     tricks_won: tuple[int, int]   # each team's tricks at the line's end
     nodes: int
+    line_note: str | None = None  # why the line was left out, though asked for (its search did not fit)
 
     def as_dict(self) -> dict:
         def show(v):
@@ -65,7 +66,8 @@ class Analysis(NamedTuple):
         return {"objective": self.objective, "to_play": self.to_play, "value": show(self.value),
                 "cards": [{"card": name(m), "value": show(v)} for m, v in self.cards],
                 "line": [{"seat": s, "card": name(m)} for s, m in self.line],
-                "result": self.result, "tricks_won": list(self.tricks_won), "nodes": self.nodes}
+                "result": self.result, "tricks_won": list(self.tricks_won), "nodes": self.nodes,
+                **({"line_note": self.line_note} if self.line_note else {})}
 
 
 def solve(deal: Deal, objective: str = "score", limit: SearchLimit | None = None, line: bool = True) -> Analysis:
@@ -122,7 +124,7 @@ class Solver:
         try:
             cards = driver.move_values() if seat is not None and not search.over() else []
             value = max(v for _, v in cards) if cards else driver.value()
-            plays = driver.line(value) if line else []
+            plays, note = _line(driver, value, line)
         finally:
             self.nodes += search.nodes - before
         end = _played(root, plays)
@@ -130,7 +132,7 @@ class Solver:
         show = (lambda v: v) if counted else decode
         result = None if counted or not end.is_over else Scorer(root.options, team).result(end.facts(None)).as_dict()
         return Analysis(self.objective, seat, show(value), [(as_move(m), show(v)) for m, v in cards],
-                        [(s, as_move(m)) for s, m in plays], result, tuple(end.tricks_won), search.nodes - before)
+                        [(s, as_move(m)) for s, m in plays], result, tuple(end.tricks_won), search.nodes - before, note)
 
     def move_value(self, deal: Deal, move, limit: SearchLimit | None = None) -> tuple:
         """(best, value): the value of `deal`'s position for the seat to play's team, and that
@@ -179,6 +181,21 @@ def _ends(value, options, search, key) -> list:
                     for k, w in kinds:
                         found.add(value(won0 + a, won1 + b, seven, tens0 + x, tens1 + out - x, k, w, team))
     return sorted(found)
+
+
+def _line(driver: Driver, value, asked: bool) -> tuple[list, str | None]:
+    """The line, searched within what is left of the answer's budget; past it, none and why:
+    a value the search found is never turned into a refusal by its line (a cancelled
+    search is no answer at all, and goes on up)."""
+    if not asked:
+        return [], None
+    try:
+        return driver.line(value), None
+    except SearchLimitExceeded as exc:
+        if exc.reason == "cancelled":
+            raise
+        return [], (f"the line of perfect play is left out: searching it would pass this answer's limit "
+                    f"({exc.limit.describe()}); the values stand, and a later position's line is quicker")
 
 
 def _played(root: Deal, plays: list) -> Deal:
