@@ -9,9 +9,9 @@ Threaded workers (gunicorn's gthread), protected against clients that trickle or
   a Content-Length, chunked, after `Expect: 100-continue`), are received there, and a thread
   takes the request only once all of it is in. A thousand clients sending a header line or
   a byte of body every few seconds hold no thread at all.
-- A longer body is read on by the request's thread; at most READING_THREADS of a worker's
-  threads read such requests at once, the next ones waiting (not read) until one is done, so
-  the other requests always have threads.
+- A longer body is read on by the request's thread; at most half of a worker's threads
+  (`reading_threads`) read such requests at once, the next ones waiting (not read) until
+  one is done, so the other requests always have threads.
 - The whole request (line, headers and body) must arrive within REQUEST_TIMEOUT of its first
   byte. Past it the client gets a 408 problem and the connection is closed, wherever it is;
   a thread also waits at most READ_TIMEOUT for each read, and for room to write the answer.
@@ -69,7 +69,6 @@ _per_client = os.environ.get("REFEREE_CONNECTIONS_PER_CLIENT", "").strip()
 CLIENT_CONNECTIONS = int(_per_client) if _per_client else 100  # per worker, from one address (0: no bound)
 READ_TIMEOUT = 10.0           # seconds a thread waits on one read or write of a client's socket
 BUFFERED_TOTAL = 64 * 2**20   # bytes of requests a worker's poller holds at once; past it, threads read
-READING_THREADS = threads // 2  # threads of a worker that may read a request still arriving
 
 DETAILS = {
     408: f"the request did not arrive within {REQUEST_TIMEOUT:.0f} s of its first byte",
@@ -195,7 +194,8 @@ class ProblemWorker(ThreadWorker):
     def init_process(self):
         self.arrivals: dict[int, Arrival] = {}
         self.buffered = 0
-        self.reading = 0  # threads reading a request still arriving
+        self.reading = 0  # threads reading a request still arriving, at most half of them
+        self.reading_threads = max(1, self.cfg.threads // 2)
         self.waiting: deque[Arrival] = deque()  # requests still arriving, for a thread to read them
         self.clients: Counter[str] = Counter()  # connections open by address
         self.clients_lock = threading.Lock()    # a thread may close a connection
@@ -333,10 +333,10 @@ class ProblemWorker(ThreadWorker):
 
     def _hand_over(self, arrival: Arrival) -> None:
         """The request is in: a thread takes it, its bytes given back to the parser. One still
-        arriving (a body over BUFFERED_BODY) waits, not read, while READING_THREADS threads
+        arriving (a body over BUFFERED_BODY) waits, not read, while `reading_threads` threads
         read such requests, so that the others always have threads."""
         conn = arrival.conn
-        if not arrival.whole and self.reading >= READING_THREADS:
+        if not arrival.whole and self.reading >= self.reading_threads:
             self.poller.unregister(conn.sock)  # still among the arrivals: its deadline holds
             self.waiting.append(arrival)
             return
@@ -356,7 +356,7 @@ class ProblemWorker(ThreadWorker):
         if getattr(conn, "reading", False):
             conn.reading = False
             self.reading -= 1
-            while self.waiting and self.reading < READING_THREADS:
+            while self.waiting and self.reading < self.reading_threads:
                 arrival = self.waiting.popleft()
                 if self.arrivals.get(arrival.conn.sock.fileno()) is arrival:  # not timed out meanwhile
                     self._hand_over(arrival)
