@@ -365,6 +365,18 @@ def pile_collects(number, pair, blocked):
     return 1 if number == 13 or (pair and blocked == BLOCK_NONE) else 0
 
 
+def pile_key(r, pile, last_winner, last_ace, last_established, last_collected, hot):
+    """The pile's state as far as it can still matter, packed in 11 bits (pile, then the last
+    winner + 1 at 4, its ace at 7, established at 8, collected at 9, hot at 10): where no pair
+    can open on the next trick (pile_pair_open false whoever wins it), the last trick's winner
+    and how it was won matter no more; the ace only under pile.ace-on-ace. Positions reached
+    by different histories that agree here play on alike (the search's table key)."""
+    if not (hot or (not last_collected and last_established)):
+        return pile | 1 << 9
+    return (pile | (last_winner + 1) << 4 | (last_ace if r.ace_on_ace else 0) << 7 | last_established << 8
+            | last_collected << 9 | hot << 10)
+
+
 def pile_hot(r, pair, collects, hot, blocked):
     """pile.each-win: is the run hot after this trick (a pair that collected, or a hot run
     a blocked pair leaves unbroken, R-8)?"""

@@ -57,4 +57,6 @@ cpdef int pile_blocked(Rules r, int number, int rank, int suit, int trump, int l
 
 cpdef int pile_collects(int number, int pair, int blocked) noexcept
 
+cpdef int pile_key(Rules r, int pile, int last_winner, int last_ace, int last_established, int last_collected, int hot) noexcept
+
 cpdef int pile_hot(Rules r, int pair, int collects, int hot, int blocked) noexcept

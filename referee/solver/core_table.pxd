@@ -4,6 +4,7 @@ cimport cython
 
 ctypedef unsigned long long u64
 
+from referee.solver.core_kernel cimport pile_key
 from referee.solver.core_moves cimport Moves
 
 cdef int ACE

@@ -6,6 +6,7 @@ ranks); an open-addressing index of buckets, each a run of entries in one pool."
 from array import array
 
 from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_kernel import pile_key
 from .core_moves import Moves
 
 
@@ -29,8 +30,7 @@ class Table(Moves):
         obj = self.objective
         state = (self.trump + 1) | self.hidden << 3
         if self.r.pile:
-            state = (state << 11 | self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
-                     | self.pcoll << 9 | self.hot << 10)
+            state = state << 11 | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
         if obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.r.end == END_PAIR:
