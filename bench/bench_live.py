@@ -431,7 +431,7 @@ def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, floa
         return mine
 
     mine = run_threads(threads, make)
-    start = threading.Barrier(threads)
+    start = threading.Barrier(threads, timeout=WAIT)
     times: list[list[float]] = [[] for _ in range(threads)]
 
     def play(i: int) -> float:
@@ -461,7 +461,7 @@ def latency(times: list[float], span: float, cpu: float) -> tuple[float, float, 
 
 def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[float, float, float, int, float]:
     threads = size["threads"]
-    start = threading.Barrier(threads)
+    start = threading.Barrier(threads, timeout=WAIT)
     times: list[list[float]] = [[] for _ in range(threads)]
     body = {"events": [{"seat": 1, "play": "KH"}]}
 
