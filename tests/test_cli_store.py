@@ -69,6 +69,12 @@ def test_the_shipped_examples_import_and_ids_are_paths_so_equal_names_do_not_col
     assert "inherits its tournament's preset" in capsys.readouterr().out
     assert main(["import", "round1/table-1.json", "--id-from", "name", "--tournament", t.id, "--database", sqlite_url]) == 0
     assert "1 new" in capsys.readouterr().out
+    # --id-from record: a plain record carrying its own external_id is stored under it
+    revoke = {k: v for k, v in json.loads((EXAMPLES / "revoke.json").read_text()).items() if k != "preset"}
+    (tmp_path / "own.jsonl").write_text(json.dumps({**revoke, "external_id": "table-9"}) + "\n")
+    assert main(["import", "own.jsonl", "--id-from", "record", "--tournament", t.id, "--database", sqlite_url]) == 0
+    assert "1 new, 0 already present, 0 rejected" in capsys.readouterr().out
+    assert "table-9" in [m["external_id"] for m in store.list_matches(t.id, key, None, 50, None)["items"]]
     store.db.dispose()
 
 

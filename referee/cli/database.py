@@ -96,6 +96,8 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
             if created and exported and view.match.id != exported:
                 note = f"restored as match {view.match.id}: its id {exported} is taken here (its old links do not open it)"
         else:
+            if how == "record" and isinstance(data, dict):  # its own external id is the match's, not the record's
+                data = {k: v for k, v in data.items() if k != "external_id"}
             clean = check_record(data, stored=True)
             view, created = store.create_match(tid, None, clean, external_id, trusted=True)
         if close and created and _session_to_close(view):
