@@ -93,6 +93,9 @@ class Solver:
         self._rules = None
         self._ends: dict = {}
         self.nodes = 0
+        # the value last found for a position next to the one asked now (a whole deal is asked
+        # position by position), as (team, value, tricks left there): the next search's first guess
+        self._near: tuple | None = None
 
     def prepare(self, deal: Deal, team: int, limit: SearchLimit | None = None) -> Driver:
         """The search loaded with `deal`'s position, values for `team`, under `limit`."""
@@ -122,8 +125,10 @@ class Solver:
         search = driver.search
         before = search.nodes
         try:
-            cards = driver.move_values() if seat is not None and not search.over() else []
-            value = max(v for _, v in cards) if cards else driver.value()
+            guess = self._guess(team)
+            cards = driver.move_values(guess=guess) if seat is not None and not search.over() else []
+            value = max(v for _, v in cards) if cards else driver.value(guess=guess)
+            self._near = (team, value, search.remaining())
             plays, note = _line(driver, value, line)
         finally:
             self.nodes += search.nodes - before
@@ -145,10 +150,11 @@ class Solver:
         search = driver.search
         before = search.nodes
         try:
-            best = driver.value()
+            best = driver.value(guess=self._guess(search.team))
             gain = search.push(position.move_of(move))
             try:
                 rest = driver.after(0, best)
+                self._near = (search.team, rest, search.remaining())
             finally:
                 search.pop()
         finally:
@@ -156,6 +162,18 @@ class Solver:
         value = rest + gain if self.objective == "tricks" else rest
         show = (lambda v: v) if self.objective == "tricks" else decode
         return show(best), show(value)
+
+    def _guess(self, team: int):
+        """The value of the position asked last, or of the one after the move valued last, for
+        `team`: the exact value of a neighbour, so a good first guess here (a whole deal's
+        positions: the one after each move is the next one asked). R-38's outcome is zero-sum,
+        and every trick left goes to one team or the other."""
+        if self._near is None:
+            return None
+        was, value, left = self._near
+        if was == team:
+            return value
+        return left - value if self.objective == "tricks" else -value
 
     def _candidates(self) -> list:
         """The values the deal can still end with, from the tally now (a superset)."""
