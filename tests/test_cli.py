@@ -186,3 +186,13 @@ def test_presets_lists_every_preset_shows_one_and_suggests_a_mistyped_name(capsy
     assert capsys.readouterr().out.startswith("trick.follow — ")
     assert main(["rule", "trick.folow"]) == 2
     assert 'did you mean "trick.follow"?' in capsys.readouterr().err
+
+
+def test_check_names_the_players_the_record_names(capsys):
+    from pathlib import Path
+
+    claim = Path(__file__).parents[1] / "examples" / "claim-holds.json"
+    main(["check", str(claim)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "Players: seat 0 (Asad), seat 1 (Bilal), seat 2 (Chandni), seat 3 (Dev); team 0 is seats 0 and 2"
+    assert out[2].startswith("Deal 1: dealer seat 0 (Asad), caller seat 1 (Bilal), trump")
