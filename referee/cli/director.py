@@ -143,14 +143,15 @@ def disputes(args) -> int:
 def correct(args) -> int:
     """A correction of a data-entry mistake, as PUT /v1/matches/{id}/record: the whole record,
     with its reason, stored as a new revision (every earlier one stays readable)."""
+    from referee.engine.settlement import Stopped
     from referee.inputs import read_items, record_of
     from referee.record_shape import RecordProblems, check_record
     from referee.store.errors import StoreError
 
-    (item, *more) = list(read_items([args.record])) or [None]
-    data = None if item is None or isinstance(item.data, Exception) else record_of(item.data)
-    if data is None or more:
-        why = item.data if item is not None and isinstance(item.data, Exception) else "not one record"
+    items = list(read_items([args.record]))
+    data = record_of(items[0].data) if len(items) == 1 and not isinstance(items[0].data, Exception) else None
+    if data is None:
+        why = items[0].data if len(items) == 1 and isinstance(items[0].data, Exception) else "not one record"
         print(f"referee correct: {args.record}: {why}", file=sys.stderr)
         return REFUSED
     try:
@@ -170,28 +171,27 @@ def correct(args) -> int:
     except StoreError as exc:
         print(f"referee correct: {exc.detail}", file=sys.stderr)
         return NOT_FOUND if exc.status == 404 else REFUSED
+    except Stopped as exc:  # perfect play for the corrected record went past the budget: nothing stored
+        print(f"referee correct: not corrected: {exc.message}", file=sys.stderr)
+        return REFUSED
     finally:
         store.db.dispose()
-    m = view.revision.verdict["match"]
-    print(f"match {label} corrected: revision {view.match.revision} ({args.reason}); courts "
-          f"{m['courts'][0]}-{m['courts'][1]}, points {m['points'][0]}-{m['points'][1]}")
+    print(f"match {label} corrected: revision {view.match.revision} ({args.reason}); "
+          f"{_score(view.revision.verdict['match'])}")
     return 0
 
 
-def _where(m: dict) -> str:
-    at = m.get("at")
-    if at is None:
-        return "over"
-    if at["waiting_for"]:
-        w = at["waiting_for"]
-        return f"deal {at['deal']} trick {at['trick']}: seat {w['claim_by']}'s claim waits for seat " \
-               f"{' or '.join(map(str, w['answer_from']))}"
-    if at["trick"] is None:
-        return f"deal {at['deal']} to be dealt" + (f" by seat {at['dealer']}" if at["dealer"] is not None else "")
-    return f"deal {at['deal']} trick {at['trick']}: seat {at['to_play']} to play"
+SEATS = [f"seat {s}" for s in range(4)]
+
+
+def _score(m: dict) -> str:
+    """A match's standing as the commands print it."""
+    return f"courts {m['courts'][0]}-{m['courts'][1]}, points {m['points'][0]}-{m['points'][1]}"
 
 
 def matches(args) -> int:
+    from referee.store.views import where_in_words
+
     page = _overview(args, "matches", status=args.status)
     if page is None:
         return NOT_FOUND
@@ -207,7 +207,7 @@ def matches(args) -> int:
         score = m["match"]
         print(f"{m['id']:32}  {(m['external_id'] or '-')[:14]:14} {m['status']:11} "
               f"{score['courts'][0]:>2}-{score['courts'][1]:<3} {score['points'][0]:>2}-{score['points'][1]:<3} "
-              f"{m['revision']:>4}  {_where(m)}")
+              f"{m['revision']:>4}  {where_in_words(m['at'], SEATS) or 'over'}")
     return 0
 
 
@@ -245,8 +245,7 @@ def _close_one(store, mid: str, label: str) -> tuple[int, str]:
         return REFUSED, f"{label}: not closed: {exc.message}"
     m = view.revision.verdict["match"]
     winner = f"won by team {m['winner']}" if m["winner"] is not None else "a draw"
-    return 0, (f"match {label} closed: courts {m['courts'][0]}-{m['courts'][1]}, "
-               f"points {m['points'][0]}-{m['points'][1]}; {winner}")
+    return 0, f"match {label} closed: {_score(m)}; {winner}"
 
 
 def close(args) -> int:

@@ -24,9 +24,12 @@ def verify(args) -> int:
     return status
 
 
-MEANING = {0: "every signature holds and every verdict is the same", 1: "a verdict this engine judges differently",
-           2: "a signature refused (or a file unreadable)", 3: "not judged again completely",
-           4: "a malformed file or key"}
+# Per exit status: what a verdict with it is said to be, and what the status means for the run.
+STATUSES = {0: ("hold and are judged the same", "every signature holds and every verdict is the same"),
+            1: ("judged differently", "a verdict this engine judges differently"),
+            2: ("refused", "a signature refused (or a file unreadable)"),
+            3: ("not judged again completely", "not judged again completely"),
+            4: ("malformed", "a malformed file or key")}
 
 
 def summary(reports, status: int) -> str:
@@ -34,10 +37,8 @@ def summary(reports, status: int) -> str:
     counts: dict[int, int] = {}
     for r in reports:
         counts[r.status] = counts.get(r.status, 0) + 1
-    said = {0: "hold and are judged the same", 1: "judged differently", 2: "refused", 3: "not judged again completely",
-            4: "malformed"}
-    parts = [f"{counts[s]} {said[s]}" for s in sorted(counts)]
-    return f"{len(reports)} checked: {', '.join(parts)}; exit status {status}: {MEANING[status]}"
+    parts = [f"{counts[s]} {STATUSES[s][0]}" for s in sorted(counts)]
+    return f"{len(reports)} checked: {', '.join(parts)}; exit status {status}: {STATUSES[status][1]}"
 
 
 def _ring(args) -> Path | None:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .kernel import REVEAL_FOLLOWED, REVEAL_OPPONENT, REVEAL_PLAYED, REVEAL_VOID, REVEAL_VOID_MUST, ask_obliges, reveal_at_play
-from .legal import CALLER_BARRED, caller_barred, check_turn, excluded, holds
+from .kernel import (BAR_CALLER, BAR_NONE, BAR_NOT_CALLER_ON_LEAD, BAR_PAIR_CALLERS, REVEAL_FOLLOWED, REVEAL_OPPONENT,
+                     REVEAL_PLAYED, REVEAL_VOID, REVEAL_VOID_MUST, ask_obliges, reveal_at_play, reveal_bar)
+from .legal import CALLER_BARRED, check_turn, excluded, holds
 from .trump import REVEAL_RULES
 from .violations import Violation, add
 from .voids import Void, declare
@@ -26,15 +27,10 @@ def reveal(deal, ev, i: int) -> None:
     if not trump.is_hidden:
         raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
     k = check_turn(deal, seat, i, lambda: "reveals the trump")
-    if deal.options.deciding_pair and seat & 1 == deal.callers:
-        raise RecordError("bad_reveal", f"seat {seat} reveals the trump, but in Band Rang only an opponent "
-                          "of the caller who cannot follow shows it", i)
-    if seat == deal.caller and caller_barred(deal):
-        raise RecordError("bad_reveal", f"seat {seat} reveals the trump, but with band_caller_reveals false the "
-                          f"caller never shows it ({CALLER_BARRED})", i)
+    bar = reveal_bar(deal.rules, seat, k == 0)
+    if bar != BAR_NONE:
+        raise RecordError("bad_reveal", f"seat {seat} {BARRED[bar](deal)}", i)
     if k == 0:
-        if seat != deal.caller:
-            raise RecordError("bad_reveal", f"seat {seat} reveals on lead, but only the caller (seat {deal.caller}) may show the trump on their own lead", i)
         show(deal, seat, i, "on_lead")
         deal.lead_must_trump = True
         return
@@ -43,6 +39,17 @@ def reveal(deal, ev, i: int) -> None:
     deal.ask_void = declare(deal, "ask_while_able_to_follow", seat, deal.led, i, None, deal.led, None, excluded=set_aside)
     if ask_obliges(deal.rules):
         deal.asker = seat
+
+
+# What a bad reveal is told, by what barred it (kernel.reveal_bar).
+BARRED = {
+    BAR_PAIR_CALLERS: lambda deal: "reveals the trump, but in Band Rang only an opponent of the caller who cannot "
+                                   "follow shows it",
+    BAR_CALLER: lambda deal: f"reveals the trump, but with band_caller_reveals false the caller never shows it "
+                             f"({CALLER_BARRED})",
+    BAR_NOT_CALLER_ON_LEAD: lambda deal: f"reveals on lead, but only the caller (seat {deal.caller}) may show the "
+                                         "trump on their own lead",
+}
 
 
 def show(deal, seat: int, i: int, how: str) -> None:

@@ -289,18 +289,29 @@ def pair_step(r, state, number, seat, ace, revealed_trick):
     return pair_state(run_by, run, deferred) | why
 
 
-def may_reveal(r, seat, lead, can_follow):
-    """While the trump lies face down: may `seat` show it on its lead (the caller only,
-    trump.hidden.lead) or ask for it when it cannot follow (trump.hidden.ask)? Never the
-    callers' side under a deciding pair (trump.hidden.opponent), never the caller when
-    band_caller_reveals is false (trump.band.caller-reveals)."""
+BAR_NONE, BAR_PAIR_CALLERS, BAR_CALLER, BAR_NOT_CALLER_ON_LEAD = 0, 1, 2, 3  # reveal_bar's answers
+
+
+def reveal_bar(r, seat, lead):
+    """While the trump lies face down, what bars `seat` from showing it (on its lead) or
+    asking for it: the callers' side under a deciding pair (trump.hidden.opponent), the
+    caller when band_caller_reveals is false (trump.band.caller-reveals), anyone but the
+    caller on lead (trump.hidden.lead); BAR_NONE when nothing does."""
     if r.pairs and (seat & 1) == r.callers:
-        return 0
+        return BAR_PAIR_CALLERS
     if r.no_caller_reveal and seat == r.caller:
+        return BAR_CALLER
+    if lead and seat != r.caller:
+        return BAR_NOT_CALLER_ON_LEAD
+    return BAR_NONE
+
+
+def may_reveal(r, seat, lead, can_follow):
+    """May `seat` show the face-down trump on its lead or ask for it now: nothing bars it
+    (reveal_bar), and an ask comes from a seat that cannot follow (trump.hidden.ask)?"""
+    if reveal_bar(r, seat, lead) != BAR_NONE:
         return 0
-    if lead:
-        return 1 if seat == r.caller else 0
-    return 0 if can_follow else 1
+    return 1 if lead or not can_follow else 0
 
 
 def ask_obliges(r):

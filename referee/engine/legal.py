@@ -78,13 +78,6 @@ def legal_plays(deal) -> list[Card] | None:
 CALLER_BARRED = "trump.band.caller-reveals"
 
 
-def caller_barred(deal) -> bool:
-    """band_caller_reveals false (trump.band.caller-reveals): the caller who laid the band
-    trump never shows it, on lead or by asking; others' asks, a show-out under the auto
-    variants and the caller's 13th card (R-6, R-24) still do."""
-    return bool(deal.rules.no_caller_reveal)
-
-
 def can_reveal(deal) -> bool:
     """May the seat to play show (on its lead) or ask for the face-down trump now?"""
     seat = deal.to_play

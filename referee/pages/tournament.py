@@ -13,10 +13,12 @@ from referee.api.auth import bearer_key
 from referee.engine import catalogue
 from referee.engine.errors import shown
 from referee.store.errors import Forbidden, NotFound, Unauthorized
+from referee.store.views import where_in_words
 
 from .rules import rule_html
 
 bp = Blueprint("pages_tournaments", __name__)
+bp.add_app_template_global(where_in_words, "where_in_words")
 
 PER_PAGE = 25
 MAX_PAGE = 100_000

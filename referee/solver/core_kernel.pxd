@@ -43,6 +43,8 @@ cpdef int pair_state(int run_by, int run, int deferred) noexcept
 @cython.locals(run_by=cython.int, run=cython.int, deferred=cython.int, team=cython.int, why=cython.int)
 cpdef int pair_step(Rules r, int state, int number, int seat, int ace, int revealed_trick) noexcept
 
+cpdef int reveal_bar(Rules r, int seat, int lead) noexcept
+
 cpdef int may_reveal(Rules r, int seat, int lead, int can_follow) noexcept
 
 cpdef int ask_obliges(Rules r) noexcept

@@ -84,6 +84,18 @@ def where_play_is(next_: dict | None) -> dict | None:
             "waiting_for": {"claim_by": claim["seat"], "answer_from": claim["answer_from"]} if claim else None}
 
 
+def where_in_words(at: dict | None, names: list[str]) -> str | None:
+    """`where_play_is` in words, as the tournament page and `referee matches` say it (`names`:
+    the seats as the reader calls them); None once the match is over."""
+    if at is None:
+        return None
+    if at["waiting_for"]:
+        return f"deal {at['deal']}, trick {at['trick']}: {names[at['waiting_for']['claim_by']]}'s claim waits for an answer"
+    if at["trick"] is None:
+        return f"deal {at['deal']} to be dealt" + (f" by {names[at['dealer']]}" if at["dealer"] is not None else "")
+    return f"deal {at['deal']}, trick {at['trick']}: {names[at['to_play']]} to play"
+
+
 def webhook_dict(w: Webhook) -> dict:
     return {"id": w.id, "tournament": w.tournament_id, "url": w.url, "active": w.active,
             "disabled_reason": w.disabled_reason, "delivered_seq": w.delivered_seq,
