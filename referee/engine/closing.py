@@ -21,10 +21,8 @@ def close_trick(deal, last_event: int) -> None:
     number = len(deal.tricks) + 1
     collection = deal.collection
     taken = collection.pile + 1
-    options = deal.options
-    team = collection.on_trick(number, seat, card, trump_suit,
-                               _established(deal, win) if options.collection == "pile" else True)
-    if options.scoring == "tens":
+    team = collection.on_trick(number, seat, card, trump_suit, _established(deal, win) if collection.piles else True)
+    if deal.options.scoring == "tens":
         _count_tens(deal, plays, team)
     if team is None:
         taken = 0

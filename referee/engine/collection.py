@@ -1,16 +1,29 @@
-"""Where won tricks go (docs/rules.md: collection.immediate, pile.*): taken at once, or piled until a pair collects."""
+"""Where won tricks go (docs/rules.md: option.collection, collection.immediate): each value of
+the option `collection` is a class the engine asks, never its name. `immediate` (each trick to
+its winner's team) is this module's; `pile` is pile.py's (pile.*, R-8, R-30).
+
+A collection is a class: what the rules ask of it are its class attributes and static
+methods (`piles`: won tricks may wait in a pile; `first_seven_scores`, `score_rules`: what
+deal-courts scoring counts, R-30), asked of a deal's (`deal.collection`) or of the options
+alone (`options.collects`, made from `COLLECTIONS`); an instance is one deal's run of tricks
+(`pile`, `rule`, `on_trick`, `collector`).
+"""
 from __future__ import annotations
 
-from .cards import team_of
-from .kernel import BLOCK_NONE, BLOCK_RULES, SUIT_NUMBER, T_SUIT, Rules, pile_blocked, pile_collects, pile_hot, pile_pair_open
-from .options import Options
+from .kernel import Rules
+from .pile import Pile
 
 
 class Immediate:
-    """The winner's team takes the trick."""
+    """collection.immediate: the winner's team takes the trick."""
 
+    name = "immediate"
+    piles = False
     pile = 0
     rule = None
+
+    def __init__(self, options=None, rules: Rules | None = None):
+        pass
 
     def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int:
         return winner & 1  # team_of, inlined: called for every trick
@@ -18,79 +31,18 @@ class Immediate:
     def collector(self, next_number: int) -> int | None:
         return None
 
+    @staticmethod
+    def first_seven_scores(first_seven: int | None, kot: bool) -> int | None:
+        return first_seven
 
-class Pile:
-    """Double Sir: tricks pile up; the same player winning two in a row collects.
-
-    A pair is (previous trick, this trick) won by one player, where the previous
-    trick was not itself a collection, was won after trumps were established
-    (delayed-trump games), and this trick may collect under the options. A pair
-    blocked by an option leaves the run unbroken (R-8), which needs no state:
-    the next trick forms a new pair with this one. With `pile_after_collect:
-    each_win` a run that has collected stays hot: each further win by the same
-    player collects that trick at once (pile.each-win).
-
-    Its state, for readers (the solver's positions): `pile`, and of the last trick its
-    winner (`last_winner`), winning card, whether trumps were established by then, whether
-    it collected, and whether the run is `hot`.
-    """
-
-    def __init__(self, options: Options, rules: Rules):
-        self.options = options
-        self.rules = rules
-        self.pile = 0
-        self.rule: list[str] | None = None
-        self.last_winner: int | None = None
-        self.last_card = None
-        self.last_established = False
-        self.last_collected = True
-        self.hot = False  # each_win: the previous trick's winner has collected in this run
-
-    def _pair_open_for(self, winner: int) -> bool:
-        return pile_pair_open(-1 if self.last_winner is None else self.last_winner, winner, self.hot,
-                              self.last_collected, self.last_established)
-
-    def on_trick(self, number: int, winner: int, winning_card, trump_suit, established: bool) -> int | None:
-        """Add the trick to the pile; return the collecting team or None (the kernel's pile rules)."""
-        self.pile += 1
-        pair = self._pair_open_for(winner)
-        blocked = BLOCK_NONE
-        if pair:
-            last = self.last_card
-            blocked = pile_blocked(self.rules, number, winning_card.strength, winning_card.code >> T_SUIT,
-                                   SUIT_NUMBER[trump_suit], last is not None and last.is_ace)
-        collects = bool(pile_collects(number, pair, blocked))
-        self.rule = self._why(number, winner, pair, BLOCK_RULES[blocked], collects)
-        self.hot = bool(pile_hot(self.rules, pair, collects, self.hot, blocked))
-        self.last_winner, self.last_card = winner, winning_card
-        self.last_established, self.last_collected = established, collects
-        if collects:
-            self.pile = 0
-            return team_of(winner)
-        return None
-
-    def _why(self, number: int, winner: int, pair: bool, blocked: str | None, collects: bool) -> list[str] | None:
-        """The rules behind what happened to the pile at this trick (None: it just grew)."""
-        if collects:
-            if pair and blocked is None:
-                return ["pile.each-win"] if self.hot and self.last_winner == winner else ["pile.collect"]
-            return ["pile.last-trick"]
-        if blocked is not None:
-            return [blocked, "R-8"]
-        if self.last_winner == winner and not self.last_collected and not self.last_established:
-            return ["pile.delayed"]  # a pair whose first trick came before trumps were known
-        return None
-
-    def collector(self, next_number: int) -> int | None:
-        """The seat that would collect by winning the next trick (card options aside)."""
-        if next_number == 13:
-            return None  # anyone winning the 13th takes the rest
-        if self.last_winner is not None and self._pair_open_for(self.last_winner):
-            if pile_blocked(self.rules, next_number, -1, -1, -1, 0) != BLOCK_NONE:
-                return None  # the pair would end on a trick that never collects
-            return self.last_winner
-        return None
+    @staticmethod
+    def score_rules(kind: str) -> tuple[str, ...]:
+        return ()
 
 
-def make_collection(options: Options, rules: Rules):
-    return Pile(options, rules) if options.collection == "pile" else Immediate()
+COLLECTIONS = {"immediate": Immediate, "pile": Pile}  # option.collection's values
+
+
+def make_collection(options, rules: Rules):
+    """One deal's run of tricks under the options' collection."""
+    return options.collects(options, rules)

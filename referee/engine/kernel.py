@@ -154,7 +154,7 @@ def rules_of(options, mode, caller, callers, bid_n):
         no_collect |= 1 << n
     band = mode == "band"
     pairs = 1 if options.deciding_pair else 0
-    return Rules(int(options.collection == "pile"), ENDS[options.end], int(options.play_on),
+    return Rules(int(options.collects.piles), ENDS[options.end], int(options.play_on),
                  int(options.scoring == "tens"), int(options.pile_first_pair_collects), no_collect,
                  int(options.pile_ace_on_ace), SEALS[options.pile_ace_no_seal],
                  int(options.pile_after_collect == "each_win"), int(mode == "first_void"),

@@ -35,7 +35,7 @@ def _next_in_deal(index: int, deal: Deal) -> dict:
     if deal.trump.is_hidden:
         after = deal.legal_after_reveal()
         data["legal_after_reveal"] = [str(c) for c in after] if after is not None else None
-    if deal.options.collection == "pile":
+    if deal.collection.piles:
         data["collector"] = deal.collection.collector(deal.number)
     return data
 

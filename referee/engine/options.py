@@ -6,10 +6,10 @@ from dataclasses import asdict, dataclass, fields, replace
 from functools import lru_cache
 from typing import Any
 
+from .collection import COLLECTIONS
 from .errors import OptionError, did_you_mean, shown
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
-COLLECTIONS = ("immediate", "pile")
 SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
@@ -64,7 +64,12 @@ class Options:
             return "thirteen"
         if self.bidding:
             return "bid"
-        return "pile" if self.collection == "pile" else "seven"
+        return "pile" if self.collects.piles else "seven"
+
+    @property
+    def collects(self):
+        """The collection the rules ask (collection.py: `Immediate`, or pile.py's `Pile`)."""
+        return COLLECTIONS[self.collection]
 
     @property
     def bidding(self) -> bool:
@@ -105,7 +110,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 CHOICES = {
-    "trump": TRUMP_MODES, "collection": COLLECTIONS, "scoring": SCORINGS,
+    "trump": TRUMP_MODES, "collection": tuple(COLLECTIONS), "scoring": SCORINGS,
     "illegal_play": ILLEGAL_PLAY, "band_reveal": BAND_REVEALS, "pile_ace_no_seal": ACE_NO_SEAL,
     "pile_after_collect": PILE_AFTER_COLLECT, "dealer_rule": DEALER_RULES, "abandoned_deal": ABANDONED_DEAL,
     "mendikot_loser_deals": MENDIKOT_LOSER_DEALS, "next_deal_from": NEXT_DEAL_FROM, "tens_end": TENS_END,
@@ -250,7 +255,7 @@ def _plain(preset: str) -> Options:
 
 _DEFAULTS = {**Options().as_dict(), "pile_no_collect_after": ()}
 _COURTS_COUNTED = ("courts", "rr-courts", "points")
-_PILE = (lambda o: o.collection == "pile", "only collection pile has a pile")
+_PILE = (lambda o: o.collects.piles, "only collection pile has a pile")
 
 NO_EFFECT = "option.no-effect"
 # When each option decides something, and why it does not otherwise (NO_EFFECT).

@@ -196,7 +196,7 @@ class DealCourtsScoring:
 
     def score(self, facts: Facts) -> Result:
         result = self._score(facts)
-        piled = ("R-30",) if self.o.collection == "pile" and result.kind in ("win", "kot") else ()
+        piled = self.o.collects.score_rules(result.kind)
         return result.citing(*KIND_RULES.get(result.kind, ("end.thirteen",)), "score.deal-courts", "R-17", *piled)
 
     def _score(self, facts: Facts) -> Result:
@@ -205,7 +205,7 @@ class DealCourtsScoring:
         winner = _trick_winner(facts)
         callers = winner == facts.callers
         # with a pile, seven collected first is a kot at most, never a court
-        first_seven = facts.first_seven if self.o.collection != "pile" or self.o.kot and callers else None
+        first_seven = self.o.collects.first_seven_scores(facts.first_seven, self.o.kot and callers)
         if facts.sweep == winner:
             kind, value = "sweep", 2
         elif first_seven == winner and callers:

@@ -266,7 +266,7 @@ def _deal_page(index: int, deal: dict, shown_record: dict, names: list[str], ste
         timeline = public.steps(index, timeline)
     view = _deal_view(index, deal, shown_record["deals"][index], timeline, names, open_)
     view["hands_note"] = "hidden until the deal ends" if not open_ else "not in the record"
-    view["piles"] = resolve(shown_record["preset"], shown_record.get("options")).collection == "pile"
+    view["piles"] = resolve(shown_record["preset"], shown_record.get("options")).collects.piles
     return view
 
 

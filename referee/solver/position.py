@@ -45,7 +45,7 @@ def load(search, deal: Deal, team: int) -> None:
     revealed = trump.revealed is not None
     reveal_k = deal.trick_reveal["after_cards"] if deal.trick_reveal else (0 if revealed else 4)
     pile = deal.collection
-    if deal.options.collection == "pile":
+    if pile.piles:
         prev = pile.last_card
         piled = (pile.pile, -1 if pile.last_winner is None else pile.last_winner, int(prev is not None and prev.is_ace),
                  int(pile.last_established), int(pile.last_collected), int(pile.hot))
