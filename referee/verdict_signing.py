@@ -10,7 +10,8 @@ and every key retired since with its public half and the time it was retired, so
 verdict it signed before then still checks. `REFEREE_SIGNING_KEYS` names the file; the
 embedded default (a SQLite database) keeps it next to the database (`referee.db.signing-keys`),
 made on first use. A running server looks at the file as it signs (and as it lists its
-keys) and reads it again when it changed (a rotation).
+keys) and reads it again when it changed (a rotation). A verdict is written with its
+signature by referee/judge.py's `write`, the one writer.
 Nothing here imports the web or the store.
 """
 from __future__ import annotations
@@ -27,8 +28,7 @@ from typing import Any
 
 import orjson
 
-from referee import jsontext
-from referee.provenance import _SORTED, canonical, now, provenance, unsigned_verdict
+from referee.provenance import _SORTED, canonical, now
 
 PREFIX = b"referee-verdict-v1\n"
 ALGORITHM = "Ed25519"
@@ -277,18 +277,7 @@ def sign_provenance(prov: dict, signer: Signer | None) -> Key | None:
     return key
 
 
-def signed_verdict(verdict, record: Any, options, signer: Signer | None) -> bytes:
-    """The JSON text of an engine `Verdict` with its provenance (of `record`, the record as
-    received, judged under `options`) and signature (null without a key)."""
-    prov = provenance(record, options)
-    key = sign_provenance(prov, signer)
-    if key is None:
-        return unsigned_verdict(jsontext.dumps_verdict(verdict), prov)
-    body, digest = _written_and_hashed(verdict, prov)
-    return orjson.dumps({**body, "signature": key.sign(PREFIX + digest)})  # as signed_bytes() has it
-
-
-def _written_and_hashed(verdict, prov: dict) -> tuple[dict, bytes]:
+def written_and_hashed(verdict, prov: dict) -> tuple[dict, bytes]:
     """The verdict with its provenance, each deal as JSON text in the contract's order, and the
     SHA-256 of its canonical form. Both come from each deal's dicts, built once (less than
     writing the deal twice from its values, as jsontext.dumps_verdict does), one deal at a
@@ -316,13 +305,3 @@ def canonical_verdict(verdict: dict) -> bytes:
         return orjson.dumps(verdict, option=_SORTED)
     except orjson.JSONEncodeError:
         return canonical(verdict)
-
-
-def sign_dict(verdict: dict, record: Any, options, signer: Signer | None, place: dict | None = None) -> dict:
-    """A verdict as a dict (the store's) with its provenance (`place`: a stored match's
-    verdict's, provenance.place()) and signature."""
-    prov = provenance(record, options, place)
-    key = sign_provenance(prov, signer)
-    out = {**{k: v for k, v in verdict.items() if k not in ("provenance", "signature")}, "provenance": prov}
-    out["signature"] = key.sign(message(out)) if key is not None else None
-    return out

@@ -14,13 +14,14 @@ from typing import Any, Iterator
 
 from referee import __version__
 from referee.budget import Budget, Limits
-from referee.engine import Record, judge, resolve
+from referee.engine import resolve
 from referee.engine.errors import RecordError, RefereeError
 from referee.engine.settlement import Stopped
 from referee.inputs import read_items, record_of
+from referee.judge import judge, read
 from referee.jsontext import NotJSON
 from referee.provenance import engine_source, options_digest, record_digest, rulebook_digest
-from referee.record_shape import RecordProblems, check_record
+from referee.record_shape import RecordProblems
 from referee.settlers import Recorded
 from referee.verdict_signing import Key, RingError, message
 from referee.verify_input import load_keys, malformed, misplaced, places, strict_loads
@@ -194,8 +195,7 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
     signed_by = f"signed by version {prov.get('engine')}" + \
         (f" (engine source {str(prov.get('engine_source'))[7:15]})" if other_build else "")
     try:
-        data = check_record(subject.record, accepted=True)
-        record = Record.from_dict(data)
+        record = read(subject.record, accepted=True)
         options = resolve(record.preset, record.options)
     except (RecordProblems, RefereeError) as exc:
         problems = getattr(exc, "problems", None)
@@ -207,7 +207,7 @@ def _judge_again(report: Report, subject: Subject, prov: dict) -> None:
                    f"({options_digest(options)}, the verdict's {prov.get('options')})", DIFFERS)
     settler = RecordedWhenPast(subject.verdict)
     try:
-        fresh = judge(record, settler=settler).as_dict()
+        fresh = judge(record, settler).as_dict()
     except Stopped as exc:
         report.say(f"not judged again: {exc.message}", INCOMPLETE)
         return

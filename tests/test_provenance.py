@@ -155,16 +155,17 @@ def test_an_engine_verdict_s_sorted_text_is_the_canonical_form_of_its_json():
 def test_a_signed_verdict_is_the_unsigned_one_s_text_with_its_key_time_and_signature(tmp_path):
     # the two writers (the verdict's dicts when signing, its values when not) give one text,
     # member for member in the contract's order, and the signature checks
-    from referee.verdict_signing import Signer, message, signed_verdict
+    from referee.judge import write
+    from referee.verdict_signing import Signer, message
 
     signer = Signer(tmp_path / "keys")
     records = {path.name: json.loads(path.read_text())["record"] for path in RECORDS}
     records["no deal"] = {"preset": "court-piece", "deals": []}
     for name, record in records.items():
-        verdict, options = judge(Record.from_dict(record)), resolve(record["preset"], record.get("options"))
-        signed = orjson.loads(signed_verdict(verdict, record, options, signer))
+        verdict = judge(Record.from_dict(record))
+        signed = orjson.loads(write(verdict, record, signer))
         key = signer.current()
         assert signed["provenance"]["key"] == key.id and key.holds(message(signed), signed["signature"]), name
         signed["provenance"].update(key=None, signed_at=None)
         signed["signature"] = None
-        assert orjson.dumps(signed) == signed_verdict(verdict, record, options, None), name
+        assert orjson.dumps(signed) == write(verdict, record, None), name

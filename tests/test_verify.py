@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main
-from referee.engine import Record, judge, resolve
-from referee.verdict_signing import Signer, message, rotate, sign_dict
+from referee.engine import Record, judge
+from referee.judge import write as write_verdict
+from referee.verdict_signing import Signer, message, rotate
 from referee.provenance import place
 from referee.verify import DIFFERS, INCOMPLETE, MALFORMED, OK, REFUSED, verify_files
 from tests.helpers import searching
@@ -31,7 +32,7 @@ def signed(record: dict, signer: Signer, where: dict | None = None, **changes) -
         for part in head:
             target = target[int(part) if part.isdigit() else part]
         target[int(last) if last.isdigit() else last] = value
-    return sign_dict(verdict, record, resolve(record["preset"], record.get("options")), signer, where)
+    return write_verdict(verdict, record, signer, where)
 
 
 @pytest.fixture

@@ -12,11 +12,12 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 
 from referee import jsonitems, jsontext
-from referee.engine import RefereeError, judge
+from referee.engine import RefereeError
 from referee.engine.settlement import Settler, Stopped
+from referee.judge import judge, write
 
 from .budget import STATUS, TITLE, new_budget
-from .keys import signed, signer
+from .keys import signer
 from .problems import Problem, refuse_nul
 from .problems import body as problem_body
 from .verdicts import load_record, read_body
@@ -25,14 +26,14 @@ bp = Blueprint("batch", __name__)
 NDJSON = "application/x-ndjson"
 
 
-def judge_one(data: Any, settler: Settler, raw: bytes | None = None, ring=True) -> tuple[int, orjson.Fragment | dict]:
+def judge_one(data: Any, settler: Settler, raw: bytes | None = None, ring=None) -> tuple[int, orjson.Fragment | dict]:
     """(status, signed verdict or problem) for one parsed item, as POST /v1/verdicts would
     answer (the same checks). `raw`: its text, when known, to clear it of NUL without a walk;
-    `ring`: the key ring (api/keys.py)."""
+    `ring`: the key ring (api/keys.py; looked up before: the batch's stream runs outside the app)."""
     try:
         refuse_nul(data, raw)
         record = load_record(data)
-        return 200, orjson.Fragment(signed(judge(record, settler=settler), data, record, ring))
+        return 200, orjson.Fragment(write(judge(record, settler), data, ring))
     except Stopped as exc:
         return STATUS[exc.reason], problem_body(STATUS[exc.reason], TITLE[exc.reason], exc.message, reason=exc.reason)
     except Problem as exc:

@@ -5,13 +5,13 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from referee import jsontext
-from referee.engine import Record, judge
+from referee.engine import Record
 from referee.engine.rulebook import explained
-from referee.record_shape import read_record
+from referee.judge import judge, read, write
 
 from .bodies import load_record as _load
 from .budget import request_budget
-from .keys import signed
+from .keys import signer
 from .problems import Problem, refuse_nul
 
 bp = Blueprint("verdicts", __name__)
@@ -52,15 +52,14 @@ def read_body(limit: int | None = None) -> bytes:
 
 def load_record(data: Any) -> Record:
     """The engine's record, or 422 with a pointer per problem in its shape."""
-    return _load(data, read_record)
+    return _load(data, read)
 
 
 @bp.post("/v1/verdicts", endpoint="createVerdict")
 def create_verdict():
     data = read_json()
     record = load_record(data)
-    return Response(signed(judge(record, settler=request_budget().settler()), data, record),
-                    mimetype="application/json")
+    return Response(write(judge(record, request_budget().settler()), data, signer()), mimetype="application/json")
 
 
 @bp.get("/v1/presets", endpoint="listPresets")

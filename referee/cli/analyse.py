@@ -10,10 +10,11 @@ from typing import Any, Iterator, NamedTuple
 
 from referee import jsontext
 from referee.budget import Budget, Limits
-from referee.engine import Record, judge
+from referee.engine import Record
 from referee.engine.settlement import Stopped
 from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
+from referee.judge import judge, read
 from referee.record_shape import RecordProblems, check_record
 
 OK, INVALID = 0, 2
@@ -53,7 +54,7 @@ def tasks(args: argparse.Namespace, err) -> tuple[list[Task], int]:
             status = INVALID
             continue
         try:
-            deals = judge(Record.from_dict(clean), settler=_settler()).as_dict()["deals"]
+            deals = judge(read(clean, checked=True), _settler()).as_dict()["deals"]
         except Stopped as exc:
             err.write(f"{item.where}: not judged: {exc.message}\n")
             status = INVALID

@@ -9,11 +9,12 @@ import orjson
 
 from referee import gctune, jsontext
 from referee.budget import Budget, Limits
-from referee.engine import Verdict, judge, resolve
+from referee.engine import Verdict
 from referee.engine.settlement import Stopped
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
-from referee.record_shape import RecordProblems, read_record
+from referee.judge import judge, read, write
+from referee.record_shape import RecordProblems
 
 OK, VIOLATIONS, INVALID = 0, 1, 2
 
@@ -160,11 +161,11 @@ def judge_item(item: Item) -> tuple[Verdict | None, str | None, Any]:
     if data is None:
         return None, None, None
     try:
-        record = read_record(data)
+        record = read(data)
     except RecordProblems as exc:
         return None, "; ".join(f"{p['pointer']}: {p['detail']}" for p in exc.problems), None
     try:
-        return judge(record, settler=Budget(Limits.from_settings(), clock="cpu").settler()), None, data
+        return judge(record, Budget(Limits.from_settings(), clock="cpu").settler()), None, data
     except Stopped as exc:
         return None, f"not judged: {exc.message}", None
 
@@ -182,20 +183,12 @@ def report(item: Item, as_json: bool) -> tuple[bytes, str, int]:
         return b"", "", OK
     if as_json:
         line = {"file": item.file, "line": item.line}
-        line.update({"valid": verdict.valid, "verdict": _with_provenance(verdict, data)} if verdict else {"error": problem})
+        line.update({"valid": verdict.valid, "verdict": orjson.Fragment(write(verdict, data))} if verdict else
+                    {"error": problem})  # unsigned: no server's key judged it
         return jsontext.dumps_verdict(line) + b"\n", "", exit_status(verdict) if verdict else INVALID
     if verdict is None:
         return b"", f"{item.where}: {problem}\n", INVALID
     return (summary(item.where, verdict.as_dict(), data.get("players")) + "\n").encode(), "", exit_status(verdict)
-
-
-def _with_provenance(verdict: Verdict, data: Any) -> orjson.Fragment:
-    """The verdict's JSON with its provenance; unsigned: no server's key judged it. (Imported
-    here: only --json writes provenance, and its digests' hashlib costs a summary's start-up.)"""
-    from referee.provenance import provenance, unsigned_verdict
-
-    options = resolve(data["preset"], data.get("options") or None)
-    return orjson.Fragment(unsigned_verdict(jsontext.dumps_verdict(verdict), provenance(data, options)))
 
 
 def _report_json(item: Item) -> tuple[bytes, str, int]:

@@ -21,8 +21,9 @@ from referee.api.auth import bearer_key
 from referee.api.budget import STATUS, request_budget
 from referee.api.problems import Problem
 from referee.api.verdicts import load_record, read_json
-from referee.engine import Record, Step, judge, resolve, team_of
+from referee.engine import Step, resolve, team_of
 from referee.engine.settlement import Stopped
+from referee.judge import judge, read
 from referee.settlers import Recorded
 from referee.visibility import PublicView, face_down_plays
 
@@ -75,7 +76,7 @@ def check():
         return _form_again(text, exc.status, exc.title, exc.extra.get("errors") or [{"pointer": "/", "detail": exc.detail}])
     lazy = _lazy(len(record.deals))
     try:
-        verdict = judge(record, steps=_inline(data), settler=request_budget().settler())
+        verdict = judge(record, request_budget().settler(), steps=_inline(data))
     except Stopped as exc:
         return _form_again(text, STATUS[exc.reason], "Perfect play stopped", [{"pointer": "/", "detail": exc.message}])
     page = _page(data, verdict.as_dict(), full=True, live=False, steps=_kept(verdict),
@@ -93,7 +94,7 @@ def check_deal(index: int):
     data = read_json()
     record = load_record(data)
     _has_deal(len(record.deals), index)
-    verdict = judge(record, steps={index}, settler=request_budget().settler())
+    verdict = judge(record, request_budget().settler(), steps={index})
     return _deal_answer(_one_deal(data, verdict.as_dict(), _kept(verdict), index))
 
 
@@ -216,7 +217,7 @@ def _replayed(full_record: dict, full_verdict: dict, wanted: bool | set[int]) ->
     """A stored match's steps (of the deals `wanted`): its record judged again with steps, the
     same replay that made its stored verdict, the bell and a settled claim's line included:
     those lines are the stored verdict's own, replayed, never searched again."""
-    return _kept(judge(Record.from_dict(full_record), steps=wanted, settler=Recorded(full_verdict)))
+    return _kept(judge(read(full_record, checked=True), Recorded(full_verdict), steps=wanted))
 
 
 def _page(data: dict, verdict: dict | None, full: bool, live: bool, steps: StepsOf, deal_url: Callable[[int], str],

@@ -8,10 +8,9 @@ from datetime import datetime
 from sqlalchemy import select
 
 from referee.engine.errors import shown
-from referee.engine import resolve
 from referee.provenance import place
 from referee.settlers import Reusing
-from referee.verdict_signing import sign_dict
+from referee.judge import write
 
 from . import limits
 from .db import Database
@@ -108,8 +107,7 @@ class Archive:
         again: list[tuple[dict, dict]] = []
         for number, (record, verdict) in enumerate(judged, 1):
             where = place(mid, number, again[-1][1] if again else None)
-            again.append((record, sign_dict(verdict, record, resolve(record["preset"], record.get("options")),
-                                            self.signer, where)))
+            again.append((record, write(verdict, record, self.signer, where)))
         return again
 
 RESTORABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # the column's width

@@ -2,7 +2,7 @@
 verdict) and its feed events; nothing is edited in place.
 
 `Store` is one handle on the rooms below, each a file named for its job:
-tournaments.py (and keys.py), matches.py, writes.py (judging.py: the store's judge, a live write's last deal alone), revisions.py, archive.py (export
+tournaments.py (and keys.py), matches.py, writes.py (judging.py: referee/judge.py's verdict, an impossible record refused), revisions.py, archive.py (export
 and restore), standings.py, director.py (a tournament as its director reads it), publishing.py (the feed); webhooks.py is separate
 (`Webhooks(store)`), as is delivery.py (the worker that posts the feed)."""
 from __future__ import annotations

@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.engine import adjudicate_dict, team_of
+from referee.engine import team_of
+from referee.judge import judge
 from referee.settlers import Recorded
 
 from .db import Database
@@ -23,7 +24,7 @@ def _winner(record: dict, verdict: dict) -> int | None:
     abandoned)."""
     if verdict["match"]["finished"]:
         return verdict["match"]["winner"]
-    return adjudicate_dict({**record, "closed": True}, Recorded(verdict))["match"]["winner"]
+    return judge({**record, "closed": True}, Recorded(verdict))["match"]["winner"]
 
 
 TIE_BREAK = ["won", "court_difference", "points_difference"]

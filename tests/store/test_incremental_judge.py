@@ -1,4 +1,4 @@
-"""A live write judges only its last deal (store/judging.py), from the standing the earlier
+"""A live write judges only its last deal (referee/judge.py), from the standing the earlier
 deals left; the whole record's judge stays the reference: after every write of random
 sessions of every preset, played card by card (reveals, take-backs, claims, corrections and
 closes included), the verdict stored is byte for byte the whole judge's."""
@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.engine import PRESETS, resolve
+from referee import judge as one
 from referee.engine.simulate import random_deal
 from referee.store import judging, writes
 from referee.store.errors import Conflict
@@ -24,7 +25,7 @@ def checked(monkeypatch):
     """Every write's judgement also made whole: the two must be the same bytes. Counts the
     writes judged by their last deal alone (a test that never takes that path proves nothing)."""
     seen = {"last_deal": 0, "whole": 0}
-    real, last = judging.judge, judging.judge_last
+    real, last = judging.judge, one.judge_last
 
     def judge_last(*args, **kwargs):
         seen["last_deal"] += 1
@@ -45,7 +46,7 @@ def checked(monkeypatch):
         assert a == b, (a[i - 120:i + 30], b[i - 120:i + 30])
         return got
 
-    monkeypatch.setattr(judging, "judge_last", judge_last)
+    monkeypatch.setattr(one, "judge_last", judge_last)
     monkeypatch.setattr(writes, "judge", judge)
     return seen
 
