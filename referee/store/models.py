@@ -147,3 +147,27 @@ class Delivery(Base):
     error: Mapped[str | None] = mapped_column(Text)
     duration_ms: Mapped[int]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class StandingRow(Base):
+    """A team's figures in its tournament's standings, kept by each write that finishes,
+    corrects or closes one of its matches (standings.py: the match's old result taken off,
+    its new one added). Its rank is not kept but counted from the rows above it, so that a
+    match changes its teams' rows only, not every row it moves."""
+
+    __tablename__ = "standings"
+    __table_args__ = (Index("ix_standings_merit", "tournament_id", "won", "court_difference", "points_difference"),)
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    team_key: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the team's JSON
+    team: Mapped[list[str]] = mapped_column(JSON)  # the pair of partners, in name order
+    played: Mapped[int]
+    won: Mapped[int]
+    lost: Mapped[int]
+    drawn: Mapped[int]
+    courts_for: Mapped[int]
+    courts_against: Mapped[int]
+    points_for: Mapped[int]
+    points_against: Mapped[int]
+    court_difference: Mapped[int]   # courts_for - courts_against, and
+    points_difference: Mapped[int]  # points_for - points_against: the ranking's index (TIE_BREAK)

@@ -41,9 +41,9 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
                                           "match": new["match"], "finished": finished_now}))
     t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
     if finished_before or finished_now:
-        counted = standings_change(s, t.id, m.id, (before.record, old) if finished_before else None,
+        counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
                                    (after.record, new) if finished_now else None)
-        if counted["rows"] or counted["removed"]:
+        if counted is not None:
             events.append(("standings.changed", counted))
     for type_, payload in events:
         t.feed_seq += 1

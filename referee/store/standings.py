@@ -1,10 +1,13 @@
-"""Tournament standings from finished matches' verdicts."""
+"""Tournament standings from finished matches' verdicts: the table and the change between
+two tables (pure), the table counted from scratch, and the table kept per team (StandingRow)
+that each write finishing, correcting or closing a match updates by that match alone."""
 from __future__ import annotations
 
-import copy
+import hashlib
 from typing import Any
 
-from sqlalchemy import select
+import orjson
+from sqlalchemy import Connection, Table, func, select, tuple_
 from sqlalchemy.orm import Session
 
 from referee.engine import team_of
@@ -13,7 +16,7 @@ from referee.settlers import Recorded
 
 from .db import Database
 from .keys import reader_sees_all
-from .models import Match
+from .models import Match, StandingRow
 from .tournaments import load_tournament
 
 
@@ -41,7 +44,7 @@ def _merit(row: dict) -> tuple[int, int, int]:
     return row["won"], row["courts_for"] - row["courts_against"], row["points_for"] - row["points_against"]
 
 
-def _tally(matches: list[tuple[dict, dict]], rows: dict[tuple[str, ...], dict] | None = None) -> dict[tuple[str, ...], dict]:
+def tally(matches: list[tuple[dict, dict]], rows: dict[tuple[str, ...], dict] | None = None) -> dict[tuple[str, ...], dict]:
     """Per team (the pair of partners), its figures from these matches, added to `rows`."""
     rows = {} if rows is None else rows
     for record, verdict in matches:
@@ -75,7 +78,7 @@ def table(matches: list[tuple[dict, dict]]) -> list[dict[str, Any]]:
     """Per team (the pair of partners): played, won, lost, drawn, courts and points for
     and against; ordered by wins, then court difference, then points difference (TIE_BREAK).
     Teams equal on all three share a rank (1, 1, 3), listed by name."""
-    return ranked(_tally(matches))
+    return ranked(tally(matches))
 
 
 def change(old: list[dict], new: list[dict]) -> dict:
@@ -108,37 +111,169 @@ def _only_moved(was: dict | None, now: dict) -> bool:
     return was is not None and {**was, "rank": now["rank"]} == now
 
 
-def finished_rows(s: Session, tid: str, but: str | None = None) -> dict[tuple[str, ...], dict]:
-    """The standings' figures per team from a tournament's finished matches as stored now
-    (`but` that match), reading of each only its players and its verdict's validity and
-    standing, not the whole record and verdict."""
-    stmt = select(Match.id, Match.record["players"], Match.verdict["valid"], Match.verdict["match"]).where(
-        Match.tournament_id == tid, Match.status == "finished")
-    if but is not None:
-        stmt = stmt.where(Match.id != but)
-    matches, unfinished = [], []
+def finished_rows(s: Session, tid: str) -> dict[tuple[str, ...], dict]:
+    """The standings' figures per team counted from scratch from a tournament's finished
+    matches as stored now: what the kept rows (`kept_rows`) must equal."""
+    return tally(finished_matches(s, Match.__table__, tid))
+
+
+def finished_matches(s: Session | Connection, matches: Table, tid: str) -> list[tuple[dict, dict]]:
+    """A tournament's finished matches in the table `matches` (the models', or a migration's
+    own), each as (record, verdict) with what `tally` reads: the players and the verdict's
+    validity and standing (the whole of a match closed before records carried `closed`,
+    which `_winner` judges), not the whole record and verdict."""
+    c = matches.c
+    stmt = select(c.id, c.record["players"], c.verdict["valid"], c.verdict["match"]).where(
+        c.tournament_id == tid, c.status == "finished")
+    found, whole = [], []
     for mid, players, valid, standing in s.execute(stmt).all():
         if valid and not standing["finished"]:
-            unfinished.append(mid)  # closed before records carried `closed`: _winner judges it
+            whole.append(mid)
         else:
-            matches.append(({"players": players}, {"valid": valid, "match": standing}))
-    if unfinished:
-        matches += [tuple(row) for row in s.execute(select(Match.record, Match.verdict).where(Match.id.in_(unfinished)))]
-    return _tally(matches)
+            found.append(({"players": players}, {"valid": valid, "match": standing}))
+    if whole:
+        found += [tuple(row) for row in s.execute(select(c.record, c.verdict).where(c.id.in_(whole)))]
+    return found
 
 
-def finished_table(s: Session, tid: str) -> list[dict]:
-    """The standings of a tournament's finished matches, as stored now."""
-    return ranked(finished_rows(s, tid))
+def kept_rows(s: Session, tid: str) -> dict[tuple[str, ...], dict]:
+    """The standings' figures per team as kept (see StandingRow)."""
+    return {tuple(r.team): _figures(r) for r in s.scalars(select(StandingRow).where(StandingRow.tournament_id == tid))}
 
 
-def standings_change(s: Session, tid: str, mid: str, before: tuple[dict, dict] | None,
-                     after: tuple[dict, dict] | None) -> dict:
-    """`change` of the standings by one match's write: its (record, verdict) counted
-    `before` and `after` (None: not finished, so not counted), the others as stored."""
-    others = finished_rows(s, tid, but=mid)
-    old, new = (ranked(_tally([m] if m else [], copy.deepcopy(others))) for m in (before, after))
-    return change(old, new)
+def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, after: tuple[dict, dict] | None) -> dict | None:
+    """`change` of the standings by one match's write, its (record, verdict) counted `before`
+    and `after` (None: not finished, so not counted), and the kept rows updated: its old
+    result taken off its teams' rows and its new one added. Only those rows are read and
+    written; the ranks the change says are counted on the ranking's index, so that a write
+    costs the same in a tournament of ten teams and of four thousand. Under the tournament's
+    lock (publish), which keeps the rows' writes in order. None: no row changed."""
+    taken, added = tally([before] if before else []), tally([after] if after else [])
+    keys = {team_key(team): team for team in {*taken, *added}}
+    stored = {tuple(r.team): r for r in s.scalars(select(StandingRow).where(
+        StandingRow.tournament_id == tid, StandingRow.team_key.in_(sorted(keys))))}
+    was = {team: _figures(r) for team, r in stored.items()}
+    now = {}
+    for team in keys.values():
+        row = dict(was.get(team) or _empty(team))
+        for field in FIGURES:
+            row[field] += added.get(team, {}).get(field, 0) - taken.get(team, {}).get(field, 0)
+        if row["played"]:
+            now[team] = row
+    changed = {team for team in keys.values() if was.get(team) != now.get(team)}
+    if not changed:
+        return None
+    said = kept_change(s, tid, {t: was[t] for t in changed if t in was}, {t: now[t] for t in changed if t in now})
+    for team in changed:  # after the counting, which reads the rows as they were
+        if team not in now:
+            s.delete(stored[team])
+        elif team in stored:
+            for field, value in _columns(now[team]).items():
+                setattr(stored[team], field, value)
+        else:
+            s.add(StandingRow(tournament_id=tid, team_key=team_key(team), team=list(team), **_columns(now[team])))
+    return said
+
+
+def kept_change(s: Session, tid: str, old: dict[tuple[str, ...], dict], new: dict[tuple[str, ...], dict]) -> dict:
+    """What `change` says of the kept table when the rows `old` (as kept now) become `new`
+    (every other row unchanged), counted on the index instead of both whole tables."""
+    others = StandingRow.team_key.not_in(sorted(team_key(team) for team in {*old, *new}))
+    risen = [_merit(r) for r in new.values()]
+    rows = [{**r, "rank": 1 + _count_above(s, tid, _merit(r), others) + sum(m > _merit(r) for m in risen)}
+            for r in new.values()]
+    rows.sort(key=lambda r: (tuple(-x for x in _merit(r)), r["team"]))
+    teams = s.scalar(select(func.count()).select_from(StandingRow).where(StandingRow.tournament_id == tid))
+    return {"rows": rows, "removed": [list(team) for team in sorted(set(old) - set(new))],
+            "moved": _moved(s, tid, others, [_merit(r) for r in old.values()], risen),
+            "teams": teams + len(set(new) - set(old)) - len(set(old) - set(new))}
+
+
+def _moved(s: Session, tid: str, others, fallen: list[tuple], risen: list[tuple]) -> list[dict]:
+    """`change`'s runs of the unchanged rows. Such a row moves by how many changed rows are
+    above it now less before, which changes only at the changed rows' merits: between those
+    the rows move alike, so a run is the first and last unchanged row of such a stretch, and
+    their ranks before are counted (a stretch where rows stay put ends a run, an empty one not)."""
+    moved: list[dict] = []
+    for upper, lower, by in _stretches(fallen, risen):
+        inside = [others, *_within(upper, lower)]
+        top = s.execute(_unchanged(tid, inside).order_by(*(c.desc() for c in MERIT)).limit(1)).first()
+        if top is None:
+            continue
+        if not by:
+            moved.append({})
+            continue
+        bottom = s.execute(_unchanged(tid, inside).order_by(*MERIT).limit(1)).first()
+        start, end = (1 + _count_above(s, tid, tuple(m)) for m in (top, bottom))
+        if moved and moved[-1].get("by") == by:
+            moved[-1]["to"] = end
+        else:
+            moved.append({"from": start, "to": end, "by": by})
+    return [run for run in moved if run]
+
+
+def _stretches(fallen: list[tuple], risen: list[tuple]) -> list[tuple]:
+    """The merit stretches, best first, over which an unchanged row moves alike, each
+    (upper, lower, by): a bound is (merit, inclusive) or None (no bound)."""
+    pieces, above = [], None
+    for t in sorted({*fallen, *risen}, reverse=True):
+        pieces += [(above, (t, False), _by(fallen, risen, lambda m: m > t)),
+                   ((t, True), (t, True), _by(fallen, risen, lambda m: m > t))]
+        above = (t, False)
+    pieces.append((above, None, len(risen) - len(fallen)))
+    merged: list[tuple] = []
+    for upper, lower, by in pieces:  # the first stretch is the open one above the best: by 0
+        if merged and merged[-1][2] == by:
+            merged[-1] = (merged[-1][0], lower, by)
+        else:
+            merged.append((upper, lower, by))
+    return merged
+
+
+def _by(fallen: list[tuple], risen: list[tuple], above) -> int:
+    return sum(map(above, risen)) - sum(map(above, fallen))
+
+
+def _within(upper, lower) -> list:
+    merit = tuple_(*MERIT)
+    where = []
+    if upper is not None:
+        where.append(merit <= tuple_(*upper[0]) if upper[1] else merit < tuple_(*upper[0]))
+    if lower is not None:
+        where.append(merit >= tuple_(*lower[0]) if lower[1] else merit > tuple_(*lower[0]))
+    return where
+
+
+def _unchanged(tid: str, where: list):
+    return select(*MERIT).where(StandingRow.tournament_id == tid, *where)
+
+
+def _count_above(s: Session, tid: str, merit: tuple, *where) -> int:
+    """How many kept rows rank above this merit (among `where`)."""
+    return s.scalar(select(func.count()).select_from(StandingRow).where(
+        StandingRow.tournament_id == tid, tuple_(*MERIT) > tuple_(*merit), *where))
+
+
+FIGURES = ("played", "won", "lost", "drawn", "courts_for", "courts_against", "points_for", "points_against")
+MERIT = (StandingRow.won, StandingRow.court_difference, StandingRow.points_difference)  # as _merit, indexed
+
+
+def team_key(team: tuple[str, ...]) -> str:
+    return hashlib.sha256(orjson.dumps(list(team))).hexdigest()
+
+
+def _empty(team: tuple[str, ...]) -> dict:
+    return {"team": list(team), **dict.fromkeys(FIGURES, 0)}
+
+
+def _figures(r: StandingRow) -> dict:
+    return {"team": list(r.team), **{field: getattr(r, field) for field in FIGURES}}
+
+
+def _columns(row: dict) -> dict:
+    """A row's figures as StandingRow's columns."""
+    return {**{field: row[field] for field in FIGURES}, "court_difference": row["courts_for"] - row["courts_against"],
+            "points_difference": row["points_for"] - row["points_against"]}
 
 
 class Standings:
@@ -147,4 +282,4 @@ class Standings:
     def standings(self, tid: str, key: str | None) -> list[dict]:
         with self.db.reading() as s:
             reader_sees_all(load_tournament(s, tid), key)
-            return finished_table(s, tid)
+            return ranked(kept_rows(s, tid))
