@@ -47,12 +47,30 @@ def test_a_revoke_is_no_costly_play_only_legal_plays_are(tmp_path, capsys):
 
 def test_under_score_a_trick_that_changes_neither_the_score_nor_the_winner_costs_nothing(capsys):
     """R-38: no tricks term. The same win (a court to team 0) with 11 tricks as with 12."""
-    assert main(["analyse", "--objective", "score", str(RECORD)]) == 0
+    assert main(["analyse", "--objective", "score", "--line", str(RECORD)]) == 0
     out = capsys.readouterr().out
     assert "deal 1 (objective score: the deal's outcome: courts or points of the margin, then the deal won or lost)" in out
     # the lowest of equal cards
     assert "perfect play from the first lead: team 0 win, courts 1-0, tricks 11-2 on the line played" in out
     assert "no costly play" in out and "costly:" not in out
+
+
+def test_the_first_leads_line_is_searched_only_with_line(tmp_path, capsys):
+    """Without --line, perfect play from the first lead is its value (the first leader's team's);
+    the line's end (result, tricks) only with it. Under tricks the value gives the tricks."""
+    assert main(["analyse", "--objective", "score", str(RECORD)]) == 0
+    assert "perfect play from the first lead: margin -1, deal lost for team 1" in capsys.readouterr().out
+    path = write(tmp_path, "one.json", json.loads(RECORD.read_text()))
+    found = {}
+    for objective in ("score", "tricks"):
+        for asked in ([], ["--line"]):
+            assert main(["analyse", "--json", "--objective", objective, *asked, path]) == 0
+            found[objective, bool(asked)] = json.loads(capsys.readouterr().out)["perfect_play"]
+    assert found["score", False] == {"value": {"margin": -1, "deal": "lost"}, "team": 1, "result": None,
+                                     "tricks_won": None}
+    assert found["score", True]["result"]["courts"] == [1, 0] and found["score", True]["tricks_won"] == [11, 2]
+    assert found["tricks", False] == found["tricks", True] == {"value": 1, "team": 1, "result": None,
+                                                             "tricks_won": [12, 1]}
 
 
 def test_json_lines_one_per_deal_with_its_costly_plays(tmp_path, capsys):

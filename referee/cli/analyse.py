@@ -33,6 +33,7 @@ class Task(NamedTuple):
     objective: str
     nodes: int
     seconds: float
+    first_line: bool = False  # search the first lead's line of perfect play (its result and tricks)
 
 
 def tasks(args: argparse.Namespace, err) -> tuple[list[Task], int]:
@@ -60,7 +61,7 @@ def tasks(args: argparse.Namespace, err) -> tuple[list[Task], int]:
             status = INVALID
             continue
         out += [Task(item.where, item.file, item.line, clean, i, _happened(d), args.objective, args.max_nodes,
-                     args.max_seconds) for i, d in enumerate(deals)]
+                     args.max_seconds, args.line) for i, d in enumerate(deals)]
     return out, status
 
 
@@ -91,7 +92,8 @@ def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:
     from referee.solver.review import review_deal
 
     review = review_deal(record, task.deal, task.objective,
-                         lambda: limits.SearchLimit(task.nodes, task.seconds, clock="cpu"), progress, _settler())
+                         lambda: limits.SearchLimit(task.nodes, task.seconds, clock="cpu"), progress, _settler(),
+                         task.first_line)
     return task, {**review.as_dict(), "happened": happened}
 
 
@@ -130,6 +132,9 @@ def _perfect(objective: str, perfect: dict) -> str:
     tricks = perfect["tricks_won"]
     if objective == "tricks":
         return f"tricks {tricks[0]}-{tricks[1]} (all 13 played)"
+    if perfect["result"] is None:  # the value only: the line was not searched (--line)
+        value = perfect["value"]
+        return f"margin {value['margin']:+d}, deal {value['deal']} for team {perfect['team']}"
     return _outcome(perfect["result"], tricks) + " on the line played"
 
 
@@ -196,6 +201,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--objective", choices=OBJECTIVES, default="tricks",
                    help="tricks (tricks taken, all 13 played: the default, as the pages show) or score (the "
                         "deal's outcome: the margin of courts or points, then the deal won or lost)")
+    p.add_argument("--line", action="store_true",
+                   help="also search the first lead's line of perfect play, for the result and tricks at its "
+                        "end (objective score; without it the first lead's value)")
     p.add_argument("--max-nodes", type=int, default=2_000_000, metavar="N",
                    help="search at most N nodes per position (default 2000000)")
     p.add_argument("--max-seconds", type=float, default=30.0, metavar="S",

@@ -16,7 +16,8 @@ an ask) is a move where the engine allows one. Equal moves: the lowest card wins
 
 One search serves every question (core.py, compiled where a C compiler was found at
 install: `COMPILED` says which). A `Solver` asked for several positions of one deal keeps
-its tables between them (a whole deal's analysis). Every search runs under a
+its table between them and searches them all for one team (a whole deal's analysis), so each
+position meets what the others stored. Every search runs under a
 `SearchLimit`; past it, `SearchLimitExceeded` is raised and nothing is returned.
 """
 from __future__ import annotations
@@ -96,6 +97,7 @@ class Solver:
         # the value last found for a position next to the one asked now (a whole deal is asked
         # position by position), as (team, value, tricks left there): the next search's first guess
         self._near: tuple | None = None
+        self._team: int | None = None  # the side every position is searched for (`_shown`)
 
     def prepare(self, deal: Deal, team: int, limit: SearchLimit | None = None) -> Driver:
         """The search loaded with `deal`'s position, values for `team`, under `limit`."""
@@ -116,37 +118,44 @@ class Solver:
         return Driver(self._search, self._candidates)
 
     def solve(self, deal: Deal, limit: SearchLimit | None = None, line: bool = True) -> Analysis:
-        root = deal.copy()
-        root.play_all = self.objective == "tricks"
-        root.finish()
+        root, team, driver = self._load(deal, limit)
         seat = root.to_play
-        team = team_of(seat if seat is not None else root.leader)
-        driver = self.prepare(root, team, limit)
         search = driver.search
         before = search.nodes
         try:
-            guess = self._guess(team)
+            guess = self._guess(search.team)
             cards = driver.move_values(guess=guess) if seat is not None and not search.over() else []
-            value = max(v for _, v in cards) if cards else driver.value(guess=guess)
-            self._near = (team, value, search.remaining())
+            value = driver.value(guess=guess) if not cards else (
+                max if search.team == team else min)(v for _, v in cards)  # the side searched's own best
+            self._near = (search.team, value, search.remaining())
             plays, note = _line(driver, value, line)
         finally:
             self.nodes += search.nodes - before
         end = _played(root, plays)
+        show = self._shown(search, team)
         counted = self.objective == "tricks"
-        show = (lambda v: v) if counted else decode
         result = None if counted or not end.is_over else Scorer(root.options, team).result(end.facts(None)).as_dict()
         return Analysis(self.objective, seat, show(value), [(as_move(m), show(v)) for m, v in cards],
                         [(s, as_move(m)) for s, m in plays], result, tuple(end.tricks_won), search.nodes - before, note)
+
+    def value(self, deal: Deal, limit: SearchLimit | None = None):
+        """The value of `deal`'s position for the seat to play's team (once over, the last
+        trick's leader's): no move's value and no line (`solve` for those)."""
+        _, team, driver = self._load(deal, limit)
+        search = driver.search
+        before = search.nodes
+        try:
+            value = driver.value(guess=self._guess(search.team))
+            self._near = (search.team, value, search.remaining())
+        finally:
+            self.nodes += search.nodes - before
+        return self._shown(search, team)(value)
 
     def move_value(self, deal: Deal, move, limit: SearchLimit | None = None) -> tuple:
         """(best, value): the value of `deal`'s position for the seat to play's team, and that
         of `move` (a card, or REVEAL_MOVE) played there: what DDS's AnalysePlay asks at each
         card of a played deal, no other move's value and no line."""
-        root = deal.copy()
-        root.play_all = self.objective == "tricks"
-        root.finish()
-        driver = self.prepare(root, team_of(root.to_play), limit)
+        _, team, driver = self._load(deal, limit)
         search = driver.search
         before = search.nodes
         try:
@@ -159,9 +168,31 @@ class Solver:
                 search.pop()
         finally:
             self.nodes += search.nodes - before
-        value = rest + gain if self.objective == "tricks" else rest
-        show = (lambda v: v) if self.objective == "tricks" else decode
-        return show(best), show(value)
+        show = self._shown(search, team)
+        return show(best), show(rest + gain if self.objective == "tricks" else rest)
+
+    def _load(self, deal: Deal, limit: SearchLimit | None) -> tuple:
+        """(root, team, driver): `deal`'s position as searched (every trick played under
+        `tricks`), the team its values are asked for (the seat to play's; once over, the last
+        trick's leader's), and the search loaded with it for the deal's one side (`_shown`)."""
+        root = deal.copy()
+        root.play_all = self.objective == "tricks"
+        root.finish()
+        team = team_of(root.to_play if root.to_play is not None else root.leader)
+        if self._team is None:
+            self._team = team
+        return root, team, self.prepare(root, self._team, limit)
+
+    def _shown(self, search, team: int):
+        """A value of the side searched, as `team`'s and as answered (tricks; an Outcome). The
+        side searched is the deal's first asked position's: the table's entries are one team's
+        (its key says whose), so one side throughout lets each position meet what the others
+        stored. R-38's outcome is zero-sum, and every trick left (`remaining` at the root, where
+        the search is back) goes to one team or the other."""
+        left = search.remaining()
+        if self.objective == "tricks":
+            return (lambda v: v) if search.team == team else (lambda v: left - v)
+        return decode if search.team == team else (lambda v: decode(-v))
 
     def _guess(self, team: int):
         """The value of the position asked last, or of the one after the move valued last, for

@@ -62,14 +62,13 @@ def _answer(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) 
     return answer
 
 
-def _team(deal: Deal, analysis: Analysis) -> int:
+def _team(deal: Deal, analysis: Analysis | None) -> int:
     """Whose values they are: the seat to play's team; once over, the last trick's leader's
     (the solver's own choice)."""
-    if analysis.to_play is not None:
-        return team_of(analysis.to_play)
     over = deal.copy()
     over.finish()
-    return team_of(over.leader)
+    seat = over.to_play if analysis is None else analysis.to_play
+    return team_of(seat if seat is not None else over.leader)
 
 
 def _position(record: Record, index: int, events: int | None, field: str = "/event", settler=None) -> Deal:
@@ -275,30 +274,45 @@ class DealAnalysis:
 class DealReview(NamedTuple):
     deal: int
     objective: str
-    perfect: Analysis | None    # perfect play from the first lead (None: past the limit)
+    perfect: object | None      # the first lead's value for its team (None: past the limit)
     costly: list[CostlyPlay]
     unanalysed: list[int]       # the play events whose position was past the limit
     stopped: str | None         # why the review ended before the deal's last play, if it did
+    team: int | None = None     # whose `perfect` is: the first leader's team
+    line: Analysis | None = None  # asked for (`line`): perfect play from the first lead to its end
 
     def as_dict(self) -> dict:
-        perfect = None if self.perfect is None else {
-            "value": shown(self.perfect.value), "result": self.perfect.result,
-            "tricks_won": list(self.perfect.tricks_won)}
-        return {"deal": self.deal, "objective": self.objective, "perfect_play": perfect,
+        return {"deal": self.deal, "objective": self.objective, "perfect_play": self._perfect(),
                 "costly": [c.as_dict() for c in self.costly], "unanalysed": self.unanalysed, "stopped": self.stopped}
+
+    def _perfect(self) -> dict | None:
+        """The value; the result and the tricks at the end of the line when it was searched (the
+        tricks without it too under `tricks`: every trick goes to one team or the other)."""
+        if self.perfect is None:
+            return None
+        if self.line is not None:
+            result, tricks = self.line.result, list(self.line.tricks_won)
+        else:
+            result = None
+            tricks = None if self.objective != "tricks" else [
+                self.perfect if t == self.team else 13 - self.perfect for t in (0, 1)]
+        return {"value": shown(self.perfect), "team": self.team, "result": result, "tricks_won": tricks}
 
 
 def review_deal(record: Record, index: int, objective: str = "score", limit: Callable[[], SearchLimit] | None = None,
-                progress: Callable[[int, int], None] | None = None, settler=None) -> DealReview:
+                progress: Callable[[int, int], None] | None = None, settler=None, line: bool = False) -> DealReview:
     """The costly plays of deal `index` (it needs hands), as DDS's AnalysePlay finds them: the
     value of each position before a move and after it, for the mover's team, on one Solver (a
     move cost when the tricks it takes at once and the value after it fall short of the value
-    before), each value under a fresh `limit()`; perfect play from the first lead with its
-    line. `progress(done, total)` is called after each move; `settler`: for the deal's claim."""
+    before), each value under a fresh `limit()`; the first lead's value, and with `line` its
+    line of perfect play (searched last, on what the deal's positions left in the table).
+    `progress(done, total)` is called after each move; `settler`: for the deal's claim."""
     fresh = limit or SearchLimit
     solver = Solver(objective)
     try:
-        perfect = _try(lambda: solver.solve(_position(record, index, 0, settler=settler), fresh()))
+        first = _position(record, index, 0, settler=settler)
+        team = _team(first, None)
+        perfect = _try(lambda: solver.value(first, fresh()))
     except (UnsolvablePosition, RecordError) as exc:
         return DealReview(index, objective, None, [], [], f"the first lead: {exc}")
     moves, stopped = reviewed_moves(record, index, settler)
@@ -318,7 +332,8 @@ def review_deal(record: Record, index: int, objective: str = "score", limit: Cal
             progress(done, len(moves))
     if stop is None and stopped is not None:
         stop = f"event {stopped.event + 1}: {stopped.message}"
-    return DealReview(index, objective, perfect, costly, unanalysed, stop)
+    searched = _try(lambda: solver.solve(first, fresh())) if line and perfect is not None else None
+    return DealReview(index, objective, perfect, costly, unanalysed, stop, team, searched)
 
 
 def _try(run: Callable[[], Analysis]) -> Analysis | None:

@@ -10,7 +10,8 @@ import pytest
 from referee.engine import Deal, Record, resolve
 from referee.engine.playrecord import PLAY, Event, TrumpSpec
 from referee.engine.simulate import deal_hands
-from referee.solver import Outcome, SearchLimit
+from referee.engine.replay import position
+from referee.solver import Outcome, SearchLimit, Solver
 from referee.solver.costs import cost_words, plays
 from referee.solver.review import (DealAnalysis, PastLimit, Shared, Solved, Unanalysable, analysis_at,
                                    review_deal)
@@ -95,6 +96,23 @@ def test_the_cost_in_words_follows_the_outcome_order():
 
 
 # -- the whole deal in one pass ---------------------------------------------------------
+
+@pytest.mark.parametrize("objective", ["tricks", "score"])
+def test_one_solver_searches_a_deal_for_one_side_and_answers_each_position_for_its_own(objective):
+    """A Solver searches every position of the deal for the first one's team (so that each
+    meets what the others left in its table), and turns the values to the seat to play's team:
+    positions of both teams, asked in turn, answer as a Solver of their own does."""
+    rec = record()
+    solver = Solver(objective)
+    for n in (5, 4, 6, 9, 0):  # seat 1 (team 1) first, then seats of both teams
+        deal = position(rec, 0, n)
+        assert alone(solver.solve(deal)._asdict()) == alone(Solver(objective).solve(deal)._asdict())
+        card = deal.legal_plays()[-1]
+        assert solver.move_value(deal, card) == Solver(objective).move_value(deal, card)
+        assert solver.value(deal) == Solver(objective).solve(deal, line=False).value
+    assert solver._search.team == 1
+
+
 
 def alone(answer: dict) -> dict:
     """An answer without its node count (one pass may reuse what earlier positions found)."""
