@@ -10,9 +10,12 @@ Its modules, by job:
                   options.py (options and presets), rulebook.py (docs/rules.md's catalogue),
                   errors.py (an impossible record, a bad option)
     the rules     trick.py, trump.py, collection.py, pairs.py, scoring.py: each a rule family
-                  of docs/rules.md, in one place. A collection is an object the rules ask,
-                  never the option's name, in the module of its rules: collection.py
-                  (immediate), pile.py (pile.*); kernel.py, the trick-level rules themselves
+                  of docs/rules.md, in one place. A collection and a trump mode are objects
+                  the rules ask, never the option's name, each in the module of its rules:
+                  collection.py (immediate), pile.py (pile.*); trump.py (the deal's trump and
+                  what a mode answers), trump_called.py (called, blind, random),
+                  trump_first_void.py, trump_hidden.py, trump_band.py, mapped from the
+                  option by trump_modes.py; kernel.py, the trick-level rules themselves
                   as small functions over plain integers with the deal's settings (Rules),
                   which those modules call and the solver's core compiles (core_kernel)
     one deal      deal.py, the deal's state and its replay; its docstring maps the rules it

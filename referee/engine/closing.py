@@ -21,7 +21,8 @@ def close_trick(deal, last_event: int) -> None:
     number = len(deal.tricks) + 1
     collection = deal.collection
     taken = collection.pile + 1
-    team = collection.on_trick(number, seat, card, trump_suit, _established(deal, win) if collection.piles else True)
+    established = deal.trump_mode.established(deal.trump, win[EVENT]) if collection.piles else True
+    team = collection.on_trick(number, seat, card, trump_suit, established)
     if deal.options.scoring == "tens":
         _count_tens(deal, plays, team)
     if team is None:
@@ -43,12 +44,3 @@ def _count_tens(deal, plays: tuple[Play, ...], team: int | None) -> None:
         deal.tens_won[team] += deal.pile_tens
         deal.pile_tens = 0
 
-
-def _established(deal, win: Play) -> bool:
-    """Delayed-trump pile games: may this trick start a collecting pair (§6)?"""
-    trump = deal.trump
-    if trump.mode == "first_void":
-        return trump.suit is not None
-    if trump.is_concealed_mode:
-        return trump.revealed is not None and win[EVENT] >= trump.revealed["event"]
-    return True

@@ -48,8 +48,9 @@ class Deal:
 
     Its state, for the rules and for readers:
       the deal    options, dealer, bid, caller, callers (their team), dealt (the hands in deal
-                  order, or None), trump, set_aside (the face-down trump card), redeal,
-                  collection (where won tricks go), pairs (Band Rang's deciding pair, or None)
+                  order, or None), trump, trump_mode (what the rules ask of its mode: trump.py),
+                  set_aside (the face-down trump card), redeal, collection (where won tricks
+                  go: collection.py), pairs (Band Rang's deciding pair, or None)
       the table   leader, slots (the open trick's plays by play order, None where a card was
                   taken back), filled, n_events, hands (what each seat holds, or None),
                   held (what each seat may still play: its hand, or without hands every card
@@ -99,7 +100,8 @@ class Deal:
         self.rules = _rules(options, self.trump.mode, self.caller, self.callers, 0 if self.bid is None else self.bid.tricks)
         self.collection = make_collection(options, self.rules)
         self.pairs = DecidingPair(self.rules) if options.deciding_pair else None
-        self.set_aside = self.trump.card if self.trump.is_concealed_mode else None
+        self.trump_mode = self.trump.trump_mode  # what the rules ask of the trump mode (trump.py)
+        self.set_aside = self.trump.card if self.trump_mode.concealed else None
         self.leader = self.caller
         self.slots: list[Play | None] = [None, None, None, None]
         self.filled = 0

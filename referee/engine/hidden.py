@@ -22,7 +22,7 @@ def reveal(deal, ev, i: int) -> None:
     """The `reveal` event: the caller shows the trump on their lead, or a seat that cannot
     follow asks for it (trump.hidden.lead, trump.hidden.ask)."""
     seat, trump = ev.seat, deal.trump
-    if not trump.is_concealed_mode:
+    if not deal.trump_mode.concealed:
         raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but trump mode \"{trump.mode}\" has no hidden trump", i)
     if not trump.is_hidden:
         raise RecordError("bad_reveal", f"seat {seat} asks for the trump, but it was already shown in trick {trump.revealed['trick']}", i)
@@ -103,8 +103,7 @@ def _hidden_card_played(deal, seat: int, card: Card, i: int) -> None:
     v = Violation("hidden_card_played", seat,
                   f"seat {seat} played the hidden trump card {card.face} while it was face down",
                   deal.number, i, card, deal.led, "hand", None, i)
-    if deal.trump.mode == "band":
-        v.extra_rules = ("trump.band", "R-23")
+    v.extra_rules = deal.trump_mode.played_rules
     add(deal, v)
     show(deal, seat, i, "played")
 
@@ -124,7 +123,7 @@ def check_face_down(deal, seat: int, k: int, i: int) -> None:
     """A card played face down: only by the caller, not on lead, while the trump is hidden
     (hidden_caller_face_down); else the record error `bad_face_down`."""
     why = None
-    if not (deal.trump.mode == "hidden" and deal.options.hidden_caller_face_down):
+    if not deal.trump_mode.face_down_discards:
         why = "face-down play is allowed only in hidden trump with hidden_caller_face_down"
     elif seat != deal.caller:
         why = f"only the caller (seat {deal.caller}) may play face down"

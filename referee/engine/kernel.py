@@ -147,22 +147,23 @@ def rules_like(r):
 
 
 def rules_of(options, mode, caller, callers, bid_n):
-    """The `Rules` of a deal: its options, its trump mode ("called", "hidden", "band",
-    "first_void", ...), its caller and callers' team, the tricks bid (0: no bid)."""
+    """The `Rules` of a deal: its options, its trump mode's name ("called", "hidden", ...: the
+    settings are what the options' collection and trump mode answer, collection.py and
+    trump.py), its caller and callers' team, the tricks bid (0: no bid)."""
     no_collect = 0
     for n in options.pile_no_collect_after:
         no_collect |= 1 << n
-    band = mode == "band"
+    m = options.trump_mode(mode)
     pairs = 1 if options.deciding_pair else 0
     return Rules(int(options.collects.piles), ENDS[options.end], int(options.play_on),
                  int(options.scoring == "tens"), int(options.pile_first_pair_collects), no_collect,
                  int(options.pile_ace_on_ace), SEALS[options.pile_ace_no_seal],
-                 int(options.pile_after_collect == "each_win"), int(mode == "first_void"),
-                 int(mode == "hidden" or band), int(mode == "hidden"), int(band and options.band_reveal != "ask"),
-                 BANDS[options.band_reveal] if band else BAND_ASK, pairs, pairs and int(mode == "hidden"),
+                 int(options.pile_after_collect == "each_win"), int(m.set_by_void),
+                 int(m.concealed), int(m.hidden_form), int(m.reveals_on_void),
+                 BANDS[m.band_reveal], pairs, pairs and int(m.hidden_form),
                  int(options.deciding_pair_ace_rule), bid_n, caller, callers,
                  int(options.tens_end == "settled" and options.scoring == "tens"),
-                 int(band and options.band_caller_reveals is False))
+                 int(not m.caller_reveals))
 
 
 def table_card(suit, rank, trump, down):

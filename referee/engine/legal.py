@@ -110,6 +110,6 @@ def plays_face_up(deal, card: Card) -> bool:
 
 def can_play_face_down(deal) -> bool:
     """May the seat to play play a card face down now (the caller, hidden_caller_face_down)?"""
-    return (deal.options.hidden_caller_face_down and deal.trump.mode == "hidden"
+    return (deal.trump_mode.face_down_discards
             and deal.to_play == deal.caller and deal.trump.is_hidden and deal.position > 0
             and (deal.hands is None or holds(deal, deal.caller, deal.led, deal.trump.card) is None))

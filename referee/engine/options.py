@@ -8,6 +8,7 @@ from typing import Any
 
 from .collection import COLLECTIONS
 from .errors import OptionError, did_you_mean, shown
+from .trump_modes import MODES
 
 TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
 SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
@@ -70,6 +71,11 @@ class Options:
     def collects(self):
         """The collection the rules ask (collection.py: `Immediate`, or pile.py's `Pile`)."""
         return COLLECTIONS[self.collection]
+
+    def trump_mode(self, name: str | None = None):
+        """The trump mode the rules ask (trump_modes.py), of the options' `trump` or of `name`
+        (a deal's own: a called game's record may turn up a blind trump)."""
+        return MODES[self.trump if name is None else name](self)
 
     @property
     def bidding(self) -> bool:

@@ -52,7 +52,7 @@ def play(deal, ev, i: int) -> None:
 def _check_card(deal, seat: int, card: Card, i: int) -> None:
     if _was_played(deal, card):
         raise RecordError("card_played_twice", f"seat {seat} plays {card.face}, which was already played in this deal", i)
-    if deal.trump.card is card and deal.trump.is_concealed_mode and seat != deal.caller:
+    if deal.trump.card is card and deal.trump_mode.concealed and seat != deal.caller:
         raise RecordError("card_not_in_hand", f"seat {seat} plays {card.face}, but it is the caller's "
                           f"(seat {deal.caller}) face-down trump card", i)
     if deal.hands is not None and card not in deal.hands[seat]:
@@ -77,7 +77,7 @@ def _follow(deal, seat: int, card: Card, face_down: bool, i: int) -> None:
         return
     if card.suit == led:
         return
-    if trump.mode == "first_void" and trump.suit is None:
+    if deal.trump_mode.set_by_void and trump.suit is None:
         _set_first_void(deal, card, seat, i)
     revoke = declare(deal, "revoke", seat, led, i, card, led, i)
     # one failure, one breach. The obligation to trump binds only a player who
@@ -128,7 +128,7 @@ def take_back(deal, ev, i: int) -> None:
     deal.filled -= 1
     deal.held[seat].add(played.card)
     _mark_corrected(deal, played.event)
-    if deal.trump.mode == "first_void" and deal.trick_trump_set and deal.trick_trump_set["event"] == played.event:
+    if deal.trump_mode.set_by_void and deal.trick_trump_set and deal.trick_trump_set["event"] == played.event:
         _reset_first_void(deal)
 
 

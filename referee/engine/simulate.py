@@ -17,14 +17,7 @@ def deal_hands(rng: random.Random) -> tuple[tuple, ...]:
 
 def choose_trump(options: Options, dealer: int, hands, rng: random.Random, bid: Bid | None = None) -> TrumpSpec:
     caller = caller_of(dealer) if bid is None else bid.seat
-    mode = options.trump
-    if mode == "first_void":
-        return TrumpSpec()
-    if mode in ("hidden", "band"):
-        return TrumpSpec(hidden=rng.choice(hands[caller][:5]))
-    if mode in ("blind", "random"):
-        return TrumpSpec(blind=rng.choice(hands[caller][5:]))
-    return TrumpSpec(suit=rng.choice(hands[caller][:5]).suit, by=None if bid is None else bid.seat)
+    return options.trump_mode().random_spec(rng, hands, caller, bid)
 
 
 def random_deal(options: Options, dealer: int, rng: random.Random, reveal_rate: float = 0.3,

@@ -89,7 +89,7 @@ def declare(deal, code, seat, suit, i, card, led, play_event, asked=None, exclud
         return void
     void = Void(code, seat, suit, deal.number, i, card, led, play_event, excluded, asked, band)
     known, trump = deal.trump.card, deal.trump
-    if (seat == deal.caller and known is not None and trump.is_concealed_mode and not trump.is_hidden
+    if (seat == deal.caller and known is not None and deal.trump_mode.concealed and not trump.is_hidden
             and known in deal.unplayed and known.suit == suit and known is not excluded):
         add(deal, void.violation("hand", known, None))  # the shown card went back to the caller's hand
         return void

@@ -41,7 +41,7 @@ def load(search, deal: Deal, team: int) -> None:
     for p in deal.slots[:deal.position]:
         card = p[1]
         table.append((p[0], card.index // 13, card.strength, (1 if p[4] else 0) | (2 if p[3] else 0)))
-    secret = trump.secret_suit if trump.is_concealed_mode else None
+    secret = trump.secret_suit if trump.trump_mode.concealed else None
     revealed = trump.revealed is not None
     reveal_k = deal.trick_reveal["after_cards"] if deal.trick_reveal else (0 if revealed else 4)
     pile = deal.collection

@@ -1,26 +1,30 @@
 """The rules ask the strategies, never the options' names (issue 40, item 4): no module of
-referee/engine or referee/solver compares the collection with a string, but the strategy
-modules themselves and the options' parsing; and each strategy's module names the rules it
-is the home of, so that a reader finds it from the rule's id."""
+referee/engine or referee/solver compares the collection or the trump mode with a string,
+but the strategy modules themselves and the options' parsing; and each strategy's module
+names the rules it is the home of, so that a reader finds it from the rule's id."""
 from __future__ import annotations
 
 import ast
+import random
 import re
 from pathlib import Path
 
 import pytest
 
-from referee.engine import catalogue, resolve
+from referee.engine import Deal, TrumpSpec, catalogue, resolve
 from referee.engine.collection import COLLECTIONS, Immediate
 from referee.engine.options import CHOICES
 from referee.engine.pile import Pile
+from referee.engine.simulate import deal_hands
+from referee.engine.trump_modes import MODES
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "referee" / "engine"
 SCANNED = [ENGINE, ROOT / "referee" / "solver"]
 # The options' parsing and the strategies' own modules may spell the values.
-ALLOWED = {"options.py", "collection.py", "pile.py"}
-SUBJECTS = {"collection"}  # an attribute or a name holding the option's value
+ALLOWED = {"options.py", "collection.py", "pile.py", "trump_modes.py"}
+# An attribute or a name holding an option's value (options.trump, trump.mode, mode).
+SUBJECTS = {"collection", "trump", "mode"}
 
 
 def _subject(node: ast.AST) -> bool:
@@ -36,7 +40,7 @@ def _spelled(node: ast.AST) -> bool:
 
 
 def string_tests(source: str) -> list[int]:
-    """The lines that compare a collection with its name."""
+    """The lines that compare a collection or a trump mode with its name."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
@@ -50,15 +54,23 @@ def string_tests(source: str) -> list[int]:
     'if options.collection == "pile": pass',
     'x = self.o.collection != "pile"',
     'x = collection in ("immediate", "pile")',
+    'if deal.trump.mode == "band": pass',
+    'x = mode in ("hidden", "band")',
+    'x = o.trump != "first_void"',
 ])
 def test_the_scan_finds_a_string_test(source):
     assert string_tests(source) == [1]
 
 
-def test_no_rule_module_compares_the_collection_with_a_string():
+def test_no_rule_module_compares_the_collection_or_the_trump_mode_with_a_string():
     found = [f"{path.relative_to(ROOT)}:{line}" for folder in SCANNED for path in sorted(folder.glob("*.py"))
              if path.name not in ALLOWED for line in string_tests(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def test_the_old_concealed_test_is_gone():
+    sources = [p.read_text(encoding="utf-8") for folder in SCANNED for p in folder.glob("*.py")]
+    assert not any("is_concealed_mode" in s for s in sources)
 
 
 def test_each_collection_value_has_its_strategy():
@@ -67,8 +79,32 @@ def test_each_collection_value_has_its_strategy():
     assert [c.piles for c in COLLECTIONS.values()] == [False, True]
 
 
+def test_each_trump_mode_value_has_its_strategy():
+    assert tuple(MODES) == CHOICES["trump"]
+    options = resolve("court-piece")
+    assert [options.trump_mode(name).name for name in MODES] == list(MODES)
+    assert [name for name in MODES if options.trump_mode(name).concealed] == ["hidden", "band"]
+    assert resolve("hidden-rung").trump_mode().face_down_discards
+    assert not resolve("rr-hidden-rung").trump_mode().face_down_discards  # the option is off
+    band = resolve("mendikot", {"trump": "band", "band_reveal": "auto", "band_caller_reveals": False}).trump_mode()
+    assert (band.reveals_on_void, band.must_trump_on_void, band.caller_reveals) == (True, False, False)
+
+
+def test_a_called_game_may_turn_up_a_blind_trump():
+    """The deal's trump mode is its trump's (blind), not the options' (called)."""
+    hands = deal_hands(random.Random(4))
+    deal = Deal(resolve("court-piece"), 0, hands, TrumpSpec(blind=hands[1][7]))
+    assert (deal.trump.mode, deal.trump_mode.card_rule) == ("blind", "trump.blind")
+    assert deal.trump.as_dict()["rule"] == ["trump.blind"]
+
+
 HOMES = {"collection.immediate": "collection.py", "pile.collect": "pile.py", "pile.delayed": "pile.py",
-         "pile.each-win": "pile.py", "R-30": "pile.py"}
+         "pile.each-win": "pile.py", "R-30": "pile.py", "trump.called": "trump_called.py",
+         "trump.blind": "trump_called.py", "trump.random": "trump_called.py", "trump.first-void": "trump_first_void.py",
+         "R-15": "trump_first_void.py", "trump.hidden": "trump_hidden.py", "trump.hidden.face-down": "trump_hidden.py",
+         "trump.hidden.end": "trump_hidden.py", "trump.band": "trump_band.py",
+         "trump.band.caller-reveals": "trump_band.py", "R-14": "trump_band.py", "option.trump": "trump_modes.py",
+         "option.collection": "collection.py"}
 
 
 @pytest.mark.parametrize("rule, module", sorted(HOMES.items()))
