@@ -120,20 +120,22 @@ def one_settler():
     return Budget(Limits.from_settings(), clock="cpu").settler()
 
 
-def test_no_surface_judges_or_signs_but_through_the_one_path():
-    """The engine's judge and the signing of a verdict are called from referee/judge.py only."""
-    judges = {"judge", "judge_last", "adjudicate", "adjudicate_dict"}
-    signs = {"written_and_hashed", "sign_provenance"}
+def test_no_surface_reads_judges_or_signs_but_through_the_one_path():
+    """The engine's record is read, the engine's judge called and a verdict signed by
+    referee/judge.py only (a stored body's shape is still checked to a dict: check_record)."""
+    judges = {"judge", "judge_last", "adjudicate", "adjudicate_dict", "read_record", "plain_record"}
+    calls = {"written_and_hashed", "sign_provenance", "from_dict"}  # from_dict: Record.from_dict
     found = []
     for path in (ROOT / "referee").rglob("*.py"):
-        if path.parts[-2] in ("engine", "solver") or path.name == "judge.py" and path.parent.name == "referee":
+        if path.relative_to(ROOT / "referee").parts[0] in ("engine", "solver", "record_shape", "judge.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module in ("referee.engine", "referee.engine.match"):
+            if isinstance(node, ast.ImportFrom) and node.module in ("referee.engine", "referee.engine.match",
+                                                                   "referee.record_shape"):
                 found += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name in judges]
             if isinstance(node, ast.ImportFrom) and node.module == "referee.verdict_signing":
-                found += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name in signs]
-            if isinstance(node, ast.Attribute) and node.attr in signs:
+                found += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name in calls]
+            if isinstance(node, ast.Attribute) and node.attr in calls:
                 found.append(f"{path.relative_to(ROOT)}: {node.attr}")
     assert found == []
 

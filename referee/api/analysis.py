@@ -23,7 +23,7 @@ from referee import jsontext
 from referee.budget import Budget
 from referee.engine import Record, RecordError
 from referee.engine.settlement import Settler, Stopped
-from referee.record_shape import check_record
+from referee.judge import read
 from referee.settlers import Recorded
 from referee.solver import OBJECTIVES, SearchLimit, SearchLimitExceeded, UnsolvablePosition
 from referee.solver.review import DealAnalysis, NoHands, NoSuchPosition, Shared, analysis_at
@@ -85,12 +85,8 @@ def analysis_budget():
 
 @bp.post("/v1/analysis", endpoint="createAnalysis")
 def create_analysis():
-    data = load(AnalysisSchema(), read_json(), "analysis request", {"record": _record})
-    return respond(Record.from_dict(data["record"]), data, lambda budget: budget.settler())
-
-
-def _record(data, pointer):
-    return check_record(data, pointer)
+    data = load(AnalysisSchema(), read_json(), "analysis request", {"record": read})
+    return respond(data["record"], data, lambda budget: budget.settler())
 
 
 @bp.get("/v1/matches/<match_id>/analysis", endpoint="getMatchAnalysis")
@@ -104,7 +100,7 @@ def match_analysis(match_id: str):
         raise Unauthorized(f"deal {index + 1} is still in play and its analysis shows every hand: "
                            "send the tournament's write or read key (Authorization: Bearer <key>)")
     recorded = Recorded(view.revision.verdict)  # its claims: never searched again
-    return respond(Record.from_dict(record), query, lambda budget: recorded)
+    return respond(read(record, checked=True), query, lambda budget: recorded)
 
 
 QUERY_NUMBERS, QUERY_FLAGS = ("deal", "event", "from_event"), {"whole_deal": False, "line": True}

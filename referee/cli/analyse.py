@@ -10,7 +10,6 @@ from typing import Any, Iterator, NamedTuple
 
 from referee import jsontext
 from referee.budget import Budget, Limits
-from referee.engine import Record
 from referee.engine.settlement import Stopped
 from referee.engine.cards import face
 from referee.inputs import Progress, parsed, read_units, record_of
@@ -79,11 +78,11 @@ def positions(task: Task) -> int:
     from referee.solver.review import reviewed_moves
 
     deal = task.record["deals"][task.deal]
-    return len(reviewed_moves(Record.from_dict(task.record), task.deal, _settler())[0]) if deal.get("hands") else 0
+    return len(reviewed_moves(read(task.record, checked=True), task.deal, _settler())[0]) if deal.get("hands") else 0
 
 
 def analyse_task(task: Task, progress=None) -> tuple[Task, dict]:
-    record = Record.from_dict(task.record)
+    record = read(task.record, checked=True)
     happened = task.happened
     if record.deals[task.deal].hands is None:
         return task, {"deal": task.deal, "objective": task.objective, "error": "no hands: not analysed",
