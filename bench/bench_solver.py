@@ -1,27 +1,35 @@
 """The one search against DDS (the bridge double-dummy solver, through endplay), side by side.
 
     python bench/bench_solver.py               # every part, a few minutes on a quiet machine
-    python bench/bench_solver.py --full        # 100 full deals for the tail, more positions
+    python bench/bench_solver.py --full        # issue 42's targets, every one (an hour or more)
+    python bench/bench_solver.py --full --sample 0.25   # the same shape, a quarter of each sample
     python bench/bench_solver.py --parts tricks,score,claims,analyse,python [--seed 1]
 
 Each part solves the same random positions by both, one position after the other, so that the
 load of a shared machine falls on both alike, and prints medians and ratios (ours over DDS's,
 position by position). Times are CPU time of this process (endplay calls DDS's C++ library
-in-process); building the endplay board is left out of DDS's time. Figures only.
+in-process); building the endplay board is left out of DDS's time. Every search runs under the
+API's default limit (2,000,000 nodes: an analysis's and a claim's; `--limit`), and each part
+ends with issue 42's target for it, met or not. Figures only.
 
 - tricks: seven-courts positions (a called trump: bridge play), 0 to 3 cards in the current
   trick; the `tricks` value of every legal card (DDS: solve_board, solutions=3); every value
-  checked against DDS's; positions past the node limit counted (`--limit`, the SearchLimit
-  default).
-- score: full deals of court-piece, double-sir and mendikot, objective `score` (§13's
-  outcome) against DDS's `tricks` time on the same position (trump as called; no trump while
-  a first-void game has none).
-- claims: a disputed claim of a random number at random depths of seven-courts and
-  court-piece deals, settled as a verdict settles it (referee.solver.claims.settle), against
-  DDS's solve_board of the claim's position; claims past the claim's node limit counted.
+  checked against DDS's; positions past the limit counted (refused: the API would answer
+  past_limit). Target on full deals: median within 2x DDS, none refused.
+- score: full deals of court-piece, double-sir, mendikot, hidden-rung, dehla-pakad,
+  band-rang and hokm, objective `score` (R-38's outcome) against DDS's `tricks` time on the
+  same position (trump as called, the face-down one as known; no trump while a first-void
+  game has none). A position past the limit counts in the ratios with the time it took (a
+  lower bound: the median is then marked >=). Target: none past the limit, median within 10x.
+- claims: a disputed claim at every depth 1-13 of random seven-courts, court-piece,
+  double-sir, mendikot, dehla-pakad and hidden-rung deals, settled as a verdict settles it
+  (referee.solver.claims.settle), against DDS's solve_board of the claim's position; the
+  claims cycle through a concession (0), all the tricks left, what DDS gives the claimers,
+  and 3 below and 3 above it. Target: none unsettled, median within 10x.
 - analyse: whole played seven-courts deals, `referee analyse --objective tricks`'s review
   (review_deal) against DDS's analyse_play of the same play, and the costly plays of both
-  compared (a card is costly to DDS when the value for the mover's side falls).
+  compared (a card is costly to DDS when the value for the mover's side falls). Target:
+  median within 5x, every costly play equal.
 - python: the same search run as Python (core.py's modules, not compiled) on a few of the
   tricks part's positions: the compiled core's speed-up, node for node.
 """
@@ -40,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from endplay.dds import analyse_play, solve_board  # noqa: E402
 from endplay.types import Denom  # noqa: E402
 
+from referee.budget import CLAIM_NODES  # noqa: E402 - the API's analysis limit is the same 2,000,000
 from referee.engine import Deal, Record, resolve  # noqa: E402
 from referee.engine.playrecord import CLAIM, DISPUTE, PLAY, ClaimEvent, Event, TrumpSpec  # noqa: E402
 from referee.engine.simulate import deal_hands  # noqa: E402
@@ -64,52 +73,81 @@ def cpu(run):
     return time.process_time() - t, out
 
 
+def board(deal):
+    """The position for DDS: the trump as called (the face-down one as known), no trump while
+    a first-void game has none."""
+    return to_endplay(deal) if deal.trump.suit else _no_trump(deal)
+
+
 def dds_time(deal) -> float:
-    board = to_endplay(deal) if deal.trump.suit else _no_trump(deal)
-    return cpu(lambda: solve_board(board))[0]
+    b = board(deal)
+    return cpu(lambda: solve_board(b))[0]
 
 
 def _no_trump(deal):
     """The position for DDS with no trump (a first-void game before its first show-out)."""
     saved = deal.trump.suit
     deal.trump.suit = "S"
-    board = to_endplay(deal)
+    b = to_endplay(deal)
     deal.trump.suit = saved
-    board.trump = Denom.nt
-    return board
+    b.trump = Denom.nt
+    return b
+
+
+def ratio_cells(rows, past: int) -> str:
+    """The median and p95 of ours over DDS's, position by position; >= when positions past the
+    limit (their time so far: a lower bound) are among them."""
+    ratios = [o / max(d, 1e-6) for o, d, *_ in rows]
+    mark = ">=" if past else "  "
+    return f"{mark}{median(ratios):>7.1f}x {mark}{p95(ratios):>7.1f}x"
+
+
+def verdict(met: bool) -> str:
+    return "met" if met else "NOT met"
 
 
 def tricks_part(lefts, per, seed, limit) -> list[str]:
     out = ["tricks (seven-courts, called trump), every card's value, against DDS solve_board:",
-           "  left  n   ours med   DDS med   ratio med  ratio p95  nodes med   wrong  past limit"]
+           "  left  n   ours med   DDS med   ratio med  ratio p95  nodes med   wrong  refused"]
+    full = None
     for left in lefts:
         rng = random.Random(seed * 100 + left)
         rows, wrong, past, done = [], 0, 0, 0
         while done < per[left]:
-            deal = random_position("seven-courts", rng, left, done % 4)
+            deal = random_position("seven-courts", rng, left, done % 4 if left < 13 else 0)
             if deal is None:
                 continue
             done += 1
             theirs = cpu(lambda: solve_board(to_endplay(deal)))
             try:
-                ours = cpu(lambda: Solver("tricks").solve(deal, SearchLimit(nodes=limit), line=False))
-            except SearchLimitExceeded:
+                ours = cpu(lambda: Solver("tricks").solve(deal, SearchLimit(nodes=limit, clock="cpu"), line=False))
+            except SearchLimitExceeded as exc:
                 past += 1
+                rows.append((exc.seconds, theirs[0], exc.nodes))
                 continue
             expected = {RANKS[c.rank.value.bit_length() - 3] + "SHDC"[c.suit.value]: v for c, v in theirs[1]}
             wrong += {m.text: v for m, v in ours[1].cards} != expected
             rows.append((ours[0], theirs[0], ours[1].nodes))
-        ratios = [o / max(d, 1e-6) for o, d, _ in rows]
         out.append(f"  {left:>4} {done:>3} {median([r[0] for r in rows]):>9.4f}s {median([r[1] for r in rows]):>8.4f}s "
-                   f"{median(ratios):>9.1f}x {p95(ratios):>9.1f}x {median([r[2] for r in rows]):>10.0f} {wrong:>7} {past:>11}")
+                   f"{ratio_cells(rows, past)} {median([r[2] for r in rows]):>10.0f} {wrong:>7} {past:>8}")
+        if left == 13:
+            full = (rows, past)
+    if full is not None:
+        rows, past = full
+        ratio = median([o / max(d, 1e-6) for o, d, _ in rows])
+        out.append(f"  target, full deals: median within 2x DDS ({ratio:.1f}x), none refused ({past}): "
+                   f"{verdict(ratio <= 2 and past == 0)}")
     return out
+
+
+SCORE_PRESETS = ("court-piece", "double-sir", "mendikot", "hidden-rung", "dehla-pakad", "band-rang", "hokm")
 
 
 def score_part(per, seed, limit) -> list[str]:
     out = ["score on full deals, against DDS's tricks time on the same position:",
-           "  preset        n   ours med   DDS med   ratio med  ratio p95  nodes med   past limit"]
-    for preset in ("court-piece", "double-sir", "mendikot"):
-        rng = random.Random(seed)
+           "  preset        n   ours med   DDS med   ratio med  ratio p95  nodes med   past limit  target"]
+    for k, preset in enumerate(SCORE_PRESETS):
+        rng = random.Random(seed * 1000 + k)  # deals of their own: DDS keeps its table for a deal asked again
         rows, past, done = [], 0, 0
         while done < per:
             deal = random_position(preset, rng, 13, 0)
@@ -118,43 +156,65 @@ def score_part(per, seed, limit) -> list[str]:
             done += 1
             theirs = dds_time(deal)
             try:
-                ours = cpu(lambda: Solver("score").solve(deal, SearchLimit(nodes=limit), line=False))
-            except SearchLimitExceeded:
+                ours = cpu(lambda: Solver("score").solve(deal, SearchLimit(nodes=limit, clock="cpu"), line=False))
+            except SearchLimitExceeded as exc:
                 past += 1
+                rows.append((exc.seconds, theirs, exc.nodes))
                 continue
             rows.append((ours[0], theirs, ours[1].nodes))
-        ratios = [o / max(d, 1e-6) for o, d, _ in rows]
+        ratio = median([o / max(d, 1e-6) for o, d, _ in rows])
         out.append(f"  {preset:<12} {done:>3} {median([r[0] for r in rows]):>9.3f}s {median([r[1] for r in rows]):>8.4f}s "
-                   f"{median(ratios):>9.1f}x {p95(ratios):>9.1f}x {median([r[2] for r in rows]):>10.0f} {past:>11}")
+                   f"{ratio_cells(rows, past)} {median([r[2] for r in rows]):>10.0f} {past:>11}  "
+                   f"{verdict(past == 0 and ratio <= 10)}")
+    out.append("  target: none past the limit, median within 10x DDS's tricks time")
     return out
 
 
+CLAIM_PRESETS = ("seven-courts", "court-piece", "double-sir", "mendikot", "dehla-pakad", "hidden-rung")
+CLAIM_KINDS = ("concession", "all", "DDS", "3 below", "3 above")
+
+
+def claim_of(kind: str, left: int, dds: int) -> int:
+    """The tricks claimed: a concession, all that are left, DDS's count, or 3 below or above it."""
+    return {"concession": 0, "all": left, "DDS": dds, "3 below": max(0, dds - 3),
+            "3 above": min(left, dds + 3)}[kind]
+
+
 def claims_part(lefts, per, seed, limit) -> list[str]:
-    out = ["a disputed claim's settling, against DDS solve_board of the claim's position:",
+    out = ["a disputed claim's settling, against DDS solve_board of the claim's position",
+           "(claims cycle: " + ", ".join(CLAIM_KINDS) + "):",
            "  preset        left  n   ours med   DDS med   ratio med  ratio p95  unsettled"]
-    for preset in ("seven-courts", "court-piece"):
+    every, unsettled_all = [], []
+    for k, preset in enumerate(CLAIM_PRESETS):
         for left in lefts:
-            rng = random.Random(seed * 100 + left)
+            rng = random.Random(seed * 10000 + k * 100 + left)
             rows, unsettled, done = [], 0, 0
             while done < per:
                 deal = random_position(preset, rng, left, 0)
                 if deal is None:
                     continue
+                theirs, values = cpu(lambda: solve_board(board(deal)))
+                kind = CLAIM_KINDS[(done + left) % len(CLAIM_KINDS)]  # each kind at every depth in turn
                 done += 1
-                theirs = cpu(lambda: solve_board(to_endplay(deal)))[0]
                 seat = deal.to_play
-                deal.push(ClaimEvent(seat, CLAIM, rng.randint(0, deal.remaining())))
+                claim = claim_of(kind, deal.remaining(), max(v for _, v in values))
+                deal.push(ClaimEvent(seat, CLAIM, claim))
                 deal.push(ClaimEvent((seat + 1) % 4, DISPUTE))
                 claims._cache.clear()
+                t = time.process_time()
                 try:
-                    ours = cpu(lambda: claims.settle(deal, SearchLimit(nodes=limit)))[0]
+                    claims.settle(deal, SearchLimit(nodes=limit, clock="cpu"))
                 except Exception:  # noqa: BLE001 - claim_unsettled: past the claim's node limit
                     unsettled += 1
-                    continue
-                rows.append((ours, theirs))
-            ratios = [o / max(d, 1e-6) for o, d in rows]
+                    unsettled_all.append(f"{preset} {left} left, {kind} ({claim})")
+                rows.append((time.process_time() - t, theirs))
+            every += rows
             out.append(f"  {preset:<12} {left:>4} {done:>3} {median([r[0] for r in rows]):>9.4f}s "
-                       f"{median([r[1] for r in rows]):>8.4f}s {median(ratios):>9.1f}x {p95(ratios):>9.1f}x {unsettled:>10}")
+                       f"{median([r[1] for r in rows]):>8.4f}s {ratio_cells(rows, unsettled)} {unsettled:>10}")
+    ratio = median([o / max(d, 1e-6) for o, d in every])
+    out.append(f"  target: none unsettled ({len(unsettled_all)} of {len(every)}), median within 10x DDS "
+               f"({ratio:.1f}x over all): {verdict(not unsettled_all and ratio <= 10)}")
+    out += [f"  unsettled: {u}" for u in unsettled_all]
     return out
 
 
@@ -201,6 +261,7 @@ def analyse_part(n, seed, limit) -> list[str]:
     ratios = [o / max(d, 1e-6) for o, d in rows]
     out.append(f"  {n:>5} {median([r[0] for r in rows]):>8.3f}s {median([r[1] for r in rows]):>8.4f}s "
                f"{median(ratios):>9.1f}x {p95(ratios):>9.1f}x  {same} of {n}")
+    out.append(f"  target: median within 5x DDS, every costly play equal: {verdict(median(ratios) <= 5 and same == n)}")
     return out
 
 
@@ -227,28 +288,33 @@ def python_part(seed, limit) -> list[str]:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--full", action="store_true", help="100 full deals for the tail, more positions")
+    p.add_argument("--full", action="store_true", help="issue 42's targets: every preset, depth and sample size")
+    p.add_argument("--sample", type=float, default=1.0, help="each part's sample times this (the same shape, fewer)")
     p.add_argument("--parts", default="tricks,score,claims,analyse,python")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--limit", type=int, default=20_000_000, help="node limit a position (default: SearchLimit's)")
+    p.add_argument("--limit", type=int, default=CLAIM_NODES,
+                   help="node limit a position (default: the API's, for an analysis and a claim alike)")
     args = p.parse_args()
     parts = set(args.parts.split(","))
-    per = {n: (30 if n <= 9 else 10) if args.full else (10 if n <= 9 else 5) for n in range(1, 14)}
-    if args.full:
-        per[13] = 100
-    print(f"# the solver against DDS: core {loader.STATE}, load {os.getloadavg()[0]:.1f}, seed {args.seed}")
-    lines = []
-    if "tricks" in parts:
-        lines += tricks_part([5, 6, 7, 9, 11, 12, 13], per, args.seed, args.limit)
-    if "score" in parts:
-        lines += score_part(20 if args.full else 6, args.seed, args.limit)
-    if "claims" in parts:
-        lines += claims_part([5, 8, 11, 13], 20 if args.full else 6, args.seed, args.limit)
-    if "analyse" in parts:
-        lines += analyse_part(20 if args.full else 5, args.seed, args.limit)
-    if "python" in parts:
-        lines += python_part(args.seed, args.limit)
-    print("\n".join(lines))
+
+    def n(full: int, quick: int) -> int:
+        return max(1, round((full if args.full else quick) * args.sample))
+    per = {left: n(30 if left <= 9 else 10, 10 if left <= 9 else 5) for left in range(1, 14)}
+    per[13] = n(100, 5)
+    print(f"# the solver against DDS: core {loader.STATE}, load {os.getloadavg()[0]:.1f}, seed {args.seed}, "
+          f"limit {args.limit} nodes, {'--full' if args.full else 'quick'}, sample {args.sample:g}", flush=True)
+    runs = [("tricks", lambda: tricks_part([5, 6, 7, 9, 11, 12, 13], per, args.seed, args.limit)),
+            ("score", lambda: score_part(n(20, 6), args.seed, args.limit)),
+            ("claims", lambda: claims_part(range(1, 14) if args.full else [5, 8, 11, 13], n(5, 2), args.seed,
+                                           args.limit)),
+            ("analyse", lambda: analyse_part(n(20, 5), args.seed, args.limit)),
+            ("python", lambda: python_part(args.seed, args.limit))]
+    for name, run in runs:
+        if name in parts:
+            started = time.monotonic()
+            lines = run()
+            print("\n".join(lines), flush=True)
+            print(f"# {name}: {time.monotonic() - started:.0f} s wall, load {os.getloadavg()[0]:.1f}", flush=True)
     print(f"# load at the end {os.getloadavg()[0]:.1f}")
 
 
