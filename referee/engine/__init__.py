@@ -12,7 +12,8 @@ Its modules, by job:
     the rules     trick.py, trump.py, collection.py, pairs.py, scoring.py: each a rule family
                   of docs/rules.md, in one place. A collection and a trump mode are objects
                   the rules ask, never the option's name, each in the module of its rules:
-                  collection.py (immediate), pile.py (pile.*); trump.py (the deal's trump and
+                  collection.py (immediate), pile.py (pile.*), tens.py (the tens counted
+                  and their settled end); trump.py (the deal's trump and
                   what a mode answers), trump_called.py (called, blind, random),
                   trump_first_void.py, trump_hidden.py, trump_band.py, mapped from the
                   option by trump_modes.py; kernel.py, the trick-level rules themselves

@@ -1,5 +1,5 @@
-"""How a trick closes (trick.winner, collection.*, pile.*, score.tens): its winner, where the
-trick goes (taken at once, or piled until a pair collects it), the tens it carries, its
+"""How a trick closes (trick.winner, collection.*, pile.*, mendikot.tens): its winner, where the
+trick goes (taken at once, or piled until a pair collects it), the tens it carries (tens.py), its
 place in the deal's list of tricks; then whether the deal has ended (`ending.py`) and the
 next trick, led by the winner.
 
@@ -9,7 +9,8 @@ the next event is no take-back (R-12), or the record ends there.
 from __future__ import annotations
 
 from .ending import check_end
-from .trick import CARD, EVENT, SEAT, Play, Trick, winning_play
+from .tens import count_tens
+from .trick import CARD, EVENT, SEAT, Trick, winning_play
 
 
 def close_trick(deal, last_event: int) -> None:
@@ -23,8 +24,8 @@ def close_trick(deal, last_event: int) -> None:
     taken = collection.pile + 1
     established = deal.trump_mode.established(deal.trump, win[EVENT]) if collection.piles else True
     team = collection.on_trick(number, seat, card, trump_suit, established)
-    if deal.options.scoring == "tens":
-        _count_tens(deal, plays, team)
+    if deal.options.counts_tens:
+        count_tens(deal, plays, team)
     if team is None:
         taken = 0
     else:
@@ -35,12 +36,4 @@ def close_trick(deal, last_event: int) -> None:
     deal.trick_ends.append(last_event)
     check_end(deal, number, seat, card)
     deal.next_trick(seat)
-
-
-def _count_tens(deal, plays: tuple[Play, ...], team: int | None) -> None:
-    """Tens travel with the tricks: a piled trick's tens go to whoever collects it."""
-    deal.pile_tens += sum(p[CARD].is_ten for p in plays)
-    if team is not None:
-        deal.tens_won[team] += deal.pile_tens
-        deal.pile_tens = 0
 

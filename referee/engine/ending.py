@@ -10,6 +10,7 @@ from __future__ import annotations
 from .cards import Card, team_of
 from .errors import RecordError
 from .kernel import E_COURT, E_ENDED, E_FIRST, E_SETTLED, deal_end
+from .tens import SETTLED, settled_sweep
 
 
 def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
@@ -35,14 +36,11 @@ def check_end(deal, number: int, winner: int, card: Card | None = None) -> None:
             deal.tricks[-1] = deal.tricks[-1]._replace(rule=[*(deal.tricks[-1].rule or []), SETTLED])
 
 
-SETTLED = "end.tens-settled"
-
-
 def sweep(won, options) -> int | None:
     """The team that took every trick (a whitewash, a bavney, a sweep): all 13, or under
     tens_end settled every trick played before the end (end.tens-settled)."""
-    if options.tens_end == "settled" and options.scoring == "tens" and max(won) > 0:
-        return 0 if won[1] == 0 else 1 if won[0] == 0 else None
+    if options.tens_settled and max(won) > 0:
+        return settled_sweep(won)
     return 0 if tuple(won) == (13, 0) else 1 if tuple(won) == (0, 13) else None
 
 

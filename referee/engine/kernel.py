@@ -156,13 +156,13 @@ def rules_of(options, mode, caller, callers, bid_n):
     m = options.trump_mode(mode)
     pairs = 1 if options.deciding_pair else 0
     return Rules(int(options.collects.piles), ENDS[options.end], int(options.play_on),
-                 int(options.scoring == "tens"), int(options.pile_first_pair_collects), no_collect,
+                 int(options.counts_tens), int(options.pile_first_pair_collects), no_collect,
                  int(options.pile_ace_on_ace), SEALS[options.pile_ace_no_seal],
                  int(options.pile_after_collect == "each_win"), int(m.set_by_void),
                  int(m.concealed), int(m.hidden_form), int(m.reveals_on_void),
                  BANDS[m.band_reveal], pairs, pairs and int(m.hidden_form),
                  int(options.deciding_pair_ace_rule), bid_n, caller, callers,
-                 int(options.tens_end == "settled" and options.scoring == "tens"),
+                 int(options.tens_settled),
                  int(not m.caller_reveals))
 
 

@@ -83,6 +83,16 @@ class Options:
         return self.scoring == "bid-penalty"
 
     @property
+    def counts_tens(self) -> bool:
+        """The tens are counted (scoring tens: Mendikot, Dehla Pakad; tens.py)."""
+        return self.scoring == "tens"
+
+    @property
+    def tens_settled(self) -> bool:
+        """A tens game ends once its result cannot change (end.tens-settled; tens.py)."""
+        return self.tens_end == "settled" and self.counts_tens
+
+    @property
     def target_is_points(self) -> bool:
         return self.scoring in ("points", "tens", "deals", "bid-penalty", "hokm")
 
@@ -280,10 +290,10 @@ ACTS_WHEN = {
     "pile_first_pair_collects": _PILE, "pile_no_collect_after": _PILE, "pile_ace_on_ace": _PILE,
     "pile_ace_no_seal": _PILE, "pile_after_collect": _PILE,
     "deciding_pair_ace_rule": (lambda o: o.deciding_pair, "only deciding_pair has a deciding pair"),
-    "mendikot_loser_deals": (lambda o: o.scoring == "tens" and o.dealer_rule == "result",
+    "mendikot_loser_deals": (lambda o: o.counts_tens and o.dealer_rule == "result",
                              "it is Mendikot's dealer rule: scoring tens with dealer_rule result"),
     "next_deal_from": (lambda o: o.trump == "first_void", "only a first_void trump has a trump setter"),
-    "tens_end": (lambda o: o.scoring == "tens", "only tens scoring counts the tens"),
+    "tens_end": (lambda o: o.counts_tens, "only tens scoring counts the tens"),
     "band_caller_reveals": (lambda o: o.trump == "band", "only a band trump's caller laid a closed trump"),
 }
 

@@ -245,7 +245,7 @@ class TensScoring:
         else:
             kind, points = "win", 0
         decided = ("R-18",) if tens[0] == tens[1] else ("mendikot.tens",)
-        settled = ("end.tens-settled",) if self.o.tens_end == "settled" else ()
+        settled = ("end.tens-settled",) if self.o.tens_settled else ()
         return Result(winner, kind, (0, 0), _award(winner, points), tens=tens,
                       rule=decided + settled + ("score.tens",))
 

@@ -220,7 +220,7 @@ class Solver:
 def _ends(value, options, search, key) -> list:
     won0, won1, tens0, tens1, first_seven, left, kind, team = key
     sevens = [first_seven] if first_seven >= 0 else [-1, 0, 1]
-    out = 4 - tens0 - tens1 if options.scoring == "tens" else 0
+    out = 4 - tens0 - tens1 if options.counts_tens else 0
     kinds = [(kind, search.pwinner)] if kind or search.r.pairs == 0 else [(k, w) for k in (1, 2, 3) for w in (0, 1)]
     found = set()
     for a in range(left + 1):

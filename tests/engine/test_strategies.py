@@ -1,5 +1,6 @@
 """The rules ask the strategies, never the options' names (issue 40, item 4): no module of
 referee/engine or referee/solver compares the collection or the trump mode with a string,
+nor asks whether the scoring is "tens" (`options.counts_tens` says whether the tens count),
 but the strategy modules themselves and the options' parsing; and each strategy's module
 names the rules it is the home of, so that a reader finds it from the rule's id."""
 from __future__ import annotations
@@ -39,13 +40,21 @@ def _spelled(node: ast.AST) -> bool:
     return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and bool(node.elts) and all(map(_spelled, node.elts))
 
 
+def _tens(node: ast.AST) -> bool:
+    """The scoring compared with "tens" (alone or among others)."""
+    return (isinstance(node, ast.Constant) and node.value == "tens"
+            or isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(map(_tens, node.elts)))
+
+
 def string_tests(source: str) -> list[int]:
-    """The lines that compare a collection or a trump mode with its name."""
+    """The lines that compare a collection or a trump mode with its name, or the scoring with "tens"."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            if any(map(_subject, operands)) and any(map(_spelled, operands)):
+            scoring = any(isinstance(o, ast.Attribute) and o.attr == "scoring" for o in operands)
+            if (any(map(_subject, operands)) and any(map(_spelled, operands))
+                    or scoring and any(map(_tens, operands))):
                 found.append(node.lineno)
     return found
 
@@ -57,12 +66,14 @@ def string_tests(source: str) -> list[int]:
     'if deal.trump.mode == "band": pass',
     'x = mode in ("hidden", "band")',
     'x = o.trump != "first_void"',
+    'x = 4 - t if options.scoring == "tens" else 0',
+    'x = self.o.scoring in ("deal-courts", "tens")',
 ])
 def test_the_scan_finds_a_string_test(source):
     assert string_tests(source) == [1]
 
 
-def test_no_rule_module_compares_the_collection_or_the_trump_mode_with_a_string():
+def test_no_rule_module_compares_the_collection_the_trump_mode_or_the_tens_with_a_string():
     found = [f"{path.relative_to(ROOT)}:{line}" for folder in SCANNED for path in sorted(folder.glob("*.py"))
              if path.name not in ALLOWED for line in string_tests(path.read_text(encoding="utf-8"))]
     assert found == []
@@ -104,7 +115,13 @@ HOMES = {"collection.immediate": "collection.py", "pile.collect": "pile.py", "pi
          "R-15": "trump_first_void.py", "trump.hidden": "trump_hidden.py", "trump.hidden.face-down": "trump_hidden.py",
          "trump.hidden.end": "trump_hidden.py", "trump.band": "trump_band.py",
          "trump.band.caller-reveals": "trump_band.py", "R-14": "trump_band.py", "option.trump": "trump_modes.py",
-         "option.collection": "collection.py"}
+         "option.collection": "collection.py", "mendikot.tens": "tens.py", "end.tens-settled": "tens.py"}
+
+
+def test_the_tens_are_counted_under_tens_scoring_only():
+    assert [name for name in ("mendikot", "dehla-pakad", "court-piece", "double-sir") if resolve(name).counts_tens] == [
+        "mendikot", "dehla-pakad"]
+    assert resolve("dehla-pakad", {"tens_end": "settled"}).tens_settled and not resolve("dehla-pakad").tens_settled
 
 
 @pytest.mark.parametrize("rule, module", sorted(HOMES.items()))
