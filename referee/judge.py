@@ -56,7 +56,7 @@ def judge(record: Record | dict, settler: Settler | None = None, steps: bool | C
     claims and the bell (settlement.Stopped: no verdict)."""
     if isinstance(record, Record):
         return judge_whole(record, steps, settler)
-    start = resumable(record, *before) if before is not None else None
+    start = resumable(record, before[0], before[1]) if before is not None else None
     if start is None:
         return judge_whole(read(record, checked=True), settler=settler).as_dict()
     last = read({"preset": record["preset"], "options": record.get("options"), "deals": record["deals"][-1:]},

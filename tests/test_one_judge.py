@@ -14,6 +14,7 @@ import pytest
 from referee import judge as one
 from referee.cli import main
 from referee.engine import Verdict
+from tests.api.test_provenance_api import signed_client  # noqa: F401 (the app on each backend, signing)
 
 ROOT = Path(__file__).resolve().parents[1]
 # a claim of seat 1 that holds, settled by perfect play on every surface
@@ -47,7 +48,8 @@ def judged(monkeypatch):
     return seen
 
 
-def test_the_six_surfaces_judge_one_record_through_one_judge_to_the_same_bytes(client, tmp_path, judged, capsys):
+def test_the_six_surfaces_judge_one_record_through_one_judge_to_the_same_bytes(signed_client, tmp_path, judged, capsys):
+    client = signed_client
     verdicts, calls = {}, {}
 
     def through(surface, got):
