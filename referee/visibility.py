@@ -25,9 +25,11 @@ import re
 from typing import Any
 
 from referee.engine.cards import Card
+from referee.engine.options import CHOICES, Options
 
 OVER = ("complete", "ended_by_penalty", "redeal", "abandoned")  # abandoned at a close: over, nobody plays on
-HIDDEN_MODES = ("hidden", "band")
+# The trump modes whose trump lies face down until shown, as the modes themselves say (trump.py).
+HIDDEN_MODES = tuple(name for name in CHOICES["trump"] if Options().trump_mode(name).concealed)
 # A card as JSON fields and codes name it (TH), or as messages write it for people (10♥).
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b|(?<![\w])(?:10|[2-9JQKA])[♠♥♦♣]")
 # Breaches that exist only once the trump was shown: they would tell its suit.
