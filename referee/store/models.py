@@ -152,11 +152,10 @@ class Delivery(Base):
 class StandingRow(Base):
     """A team's figures in its tournament's standings, kept by each write that finishes,
     corrects or closes one of its matches (standings.py: the match's old result taken off,
-    its new one added). Its rank is not kept but counted from the rows above it, so that a
-    match changes its teams' rows only, not every row it moves."""
+    its new one added). Its rank is not kept but counted (StandingMerit), so that a match
+    changes its teams' rows only, not every row it moves."""
 
     __tablename__ = "standings"
-    __table_args__ = (Index("ix_standings_merit", "tournament_id", "won", "court_difference", "points_difference"),)
 
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     team_key: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the team's JSON
@@ -169,5 +168,17 @@ class StandingRow(Base):
     courts_against: Mapped[int]
     points_for: Mapped[int]
     points_against: Mapped[int]
-    court_difference: Mapped[int]   # courts_for - courts_against, and
-    points_difference: Mapped[int]  # points_for - points_against: the ranking's index (TIE_BREAK)
+
+
+class StandingMerit(Base):
+    """How many of a tournament's teams have each merit (won, court difference, points
+    difference: what the ranking compares): a rank is one more than the teams of the merits
+    above it, summed over merits, which are few beside the teams."""
+
+    __tablename__ = "standing_merits"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    won: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    court_difference: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    points_difference: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    teams: Mapped[int]

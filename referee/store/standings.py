@@ -4,6 +4,8 @@ that each write finishing, correcting or closing a match updates by that match a
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -16,7 +18,7 @@ from referee.settlers import Recorded
 
 from .db import Database
 from .keys import reader_sees_all
-from .models import Match, StandingRow
+from .models import Match, StandingMerit, StandingRow
 from .tournaments import load_tournament
 
 
@@ -94,16 +96,22 @@ def change(old: list[dict], new: list[dict]) -> dict:
     changed = {tuple(r["team"]) for r in rows}
     shifts = sorted({before[team]["rank"]: r["rank"] - before[team]["rank"]
                      for team, r in after.items() if team in before and team not in changed}.items())
+    return {"rows": rows, "removed": [list(team) for team in sorted(set(before) - set(after))],
+            "moved": _runs(shifts), "teams": len(new)}
+
+
+def _runs(shifts: list[tuple[int, int]]) -> list[dict]:
+    """The runs of (rank before, by) in rank order: a run ends at a row that does not move
+    by its `by`."""
     moved: list[dict] = []
     run: dict | None = None
-    for rank, by in shifts:  # a run ends at a row that does not move by its `by`
+    for rank, by in shifts:
         if run is not None and run["by"] == by:
             run["to"] = rank
         else:
             run = {"from": rank, "to": rank, "by": by} if by else None
             moved += [run] if run else []
-    return {"rows": rows, "removed": [list(team) for team in sorted(set(before) - set(after))],
-            "moved": moved, "teams": len(new)}
+    return moved
 
 
 def _only_moved(was: dict | None, now: dict) -> bool:
@@ -145,9 +153,10 @@ def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, aft
     """`change` of the standings by one match's write, its (record, verdict) counted `before`
     and `after` (None: not finished, so not counted), and the kept rows updated: its old
     result taken off its teams' rows and its new one added. Only those rows are read and
-    written; the ranks the change says are counted on the ranking's index, so that a write
-    costs the same in a tournament of ten teams and of four thousand. Under the tournament's
-    lock (publish), which keeps the rows' writes in order. None: no row changed."""
+    written, and of the merits (StandingMerit) those between the lowest and the highest it
+    changed, so that a write costs the same in a tournament of ten teams and of four
+    thousand. Under the tournament's lock (publish), which keeps the writes in order.
+    None: no row changed."""
     taken, added = tally([before] if before else []), tally([after] if after else [])
     keys = {team_key(team): team for team in {*taken, *added}}
     stored = {tuple(r.team): r for r in s.scalars(select(StandingRow).where(
@@ -163,99 +172,89 @@ def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, aft
     changed = {team for team in keys.values() if was.get(team) != now.get(team)}
     if not changed:
         return None
-    said = kept_change(s, tid, {t: was[t] for t in changed if t in was}, {t: now[t] for t in changed if t in now})
-    for team in changed:  # after the counting, which reads the rows as they were
+    old, new = {t: was[t] for t in changed if t in was}, {t: now[t] for t in changed if t in now}
+    merits = Merits.around(s, tid, [_merit(r) for r in (*old.values(), *new.values())])
+    said = kept_change(merits, old, new)
+    for team in changed:
         if team not in now:
             s.delete(stored[team])
         elif team in stored:
-            for field, value in _columns(now[team]).items():
-                setattr(stored[team], field, value)
+            for field in FIGURES:
+                setattr(stored[team], field, now[team][field])
         else:
-            s.add(StandingRow(tournament_id=tid, team_key=team_key(team), team=list(team), **_columns(now[team])))
+            s.add(StandingRow(tournament_id=tid, team_key=team_key(team), **now[team]))
+    merits.count(s, tid, [_merit(r) for r in old.values()], [_merit(r) for r in new.values()])
     return said
 
 
-def kept_change(s: Session, tid: str, old: dict[tuple[str, ...], dict], new: dict[tuple[str, ...], dict]) -> dict:
-    """What `change` says of the kept table when the rows `old` (as kept now) become `new`
-    (every other row unchanged), counted on the index instead of both whole tables."""
-    others = StandingRow.team_key.not_in(sorted(team_key(team) for team in {*old, *new}))
-    risen = [_merit(r) for r in new.values()]
-    rows = [{**r, "rank": 1 + _count_above(s, tid, _merit(r), others) + sum(m > _merit(r) for m in risen)}
-            for r in new.values()]
+@dataclass
+class Merits:
+    """The kept merits a write needs: those from the lowest to the highest it changes
+    (`window`, as rows), how many teams rank above them, how many there are in all, and the
+    best merit below them and the lowest of all, each with its teams."""
+
+    window: dict[tuple, StandingMerit]
+    above: int
+    total: int
+    below: tuple | None
+    last: tuple | None
+
+    @classmethod
+    def around(cls, s: Session, tid: str, merits: list[tuple]) -> Merits:
+        hi, lo = tuple_(*max(merits)), tuple_(*min(merits))
+        mine, merit = StandingMerit.tournament_id == tid, tuple_(*MERIT)
+        window = {(m.won, m.court_difference, m.points_difference): m
+                  for m in s.scalars(select(StandingMerit).where(mine, merit >= lo, merit <= hi))}
+        teams = func.coalesce(func.sum(StandingMerit.teams), 0)
+        above, total = s.execute(select(select(teams).where(mine, merit > hi).scalar_subquery(),
+                                        select(teams).where(mine).scalar_subquery())).one()
+        below = s.execute(select(*MERIT).where(mine, merit < lo).order_by(*(c.desc() for c in MERIT)).limit(1)).first()
+        last = s.execute(select(*MERIT, StandingMerit.teams).where(mine).order_by(*MERIT).limit(1)).first()
+        return cls(window, above, total, tuple(below) if below else None, tuple(last) if last else None)
+
+    def above_of(self, merit: tuple) -> int:
+        """The kept teams above a merit of the window."""
+        return self.above + sum(m.teams for v, m in self.window.items() if v > merit)
+
+    def count(self, s: Session, tid: str, fallen: list[tuple], risen: list[tuple]) -> None:
+        """Each changed row's merit counted out of its old merit and into its new one."""
+        moves = Counter(risen)
+        moves.subtract(Counter(fallen))
+        for merit, by in moves.items():
+            kept = self.window.get(merit)
+            if kept is None and by:
+                s.add(StandingMerit(tournament_id=tid, won=merit[0], court_difference=merit[1],
+                                    points_difference=merit[2], teams=by))
+            elif kept is not None and by:
+                kept.teams += by
+                if not kept.teams:
+                    s.delete(kept)
+
+
+def kept_change(merits: Merits, old: dict[tuple[str, ...], dict], new: dict[tuple[str, ...], dict]) -> dict:
+    """What `change` says of the kept table when the rows `old` (as kept now) become `new`,
+    every other row unchanged. Such a row moves by how many changed rows are above it now
+    less before, which changes only at the changed rows' merits: within the window each
+    merit's rows move alike, and below it all of them alike, so the runs are those of the
+    window's merits and of the first and last rows below it, their ranks counted."""
+    fallen, risen = [_merit(r) for r in old.values()], [_merit(r) for r in new.values()]
+
+    def by(merit: tuple) -> int:
+        return sum(m > merit for m in risen) - sum(m > merit for m in fallen)
+
+    rows = [{**r, "rank": 1 + merits.above_of(_merit(r)) + by(_merit(r))} for r in new.values()]  # as an unchanged row
     rows.sort(key=lambda r: (tuple(-x for x in _merit(r)), r["team"]))
-    teams = s.scalar(select(func.count()).select_from(StandingRow).where(StandingRow.tournament_id == tid))
+    shifts = {1 + merits.above_of(v): by(v) for v, m in merits.window.items() if m.teams > fallen.count(v)}
+    if merits.below is not None:
+        shifts[1 + merits.above + sum(m.teams for m in merits.window.values())] = len(risen) - len(fallen)
+        shifts[1 + merits.total - merits.last[3]] = len(risen) - len(fallen)
     return {"rows": rows, "removed": [list(team) for team in sorted(set(old) - set(new))],
-            "moved": _moved(s, tid, others, [_merit(r) for r in old.values()], risen),
-            "teams": teams + len(set(new) - set(old)) - len(set(old) - set(new))}
-
-
-def _moved(s: Session, tid: str, others, fallen: list[tuple], risen: list[tuple]) -> list[dict]:
-    """`change`'s runs of the unchanged rows. Such a row moves by how many changed rows are
-    above it now less before, which changes only at the changed rows' merits: between those
-    the rows move alike, so a run is the first and last unchanged row of such a stretch, and
-    their ranks before are counted (a stretch where rows stay put ends a run, an empty one not)."""
-    moved: list[dict] = []
-    for upper, lower, by in _stretches(fallen, risen):
-        inside = [others, *_within(upper, lower)]
-        top = s.execute(_unchanged(tid, inside).order_by(*(c.desc() for c in MERIT)).limit(1)).first()
-        if top is None:
-            continue
-        if not by:
-            moved.append({})
-            continue
-        bottom = s.execute(_unchanged(tid, inside).order_by(*MERIT).limit(1)).first()
-        start, end = (1 + _count_above(s, tid, tuple(m)) for m in (top, bottom))
-        if moved and moved[-1].get("by") == by:
-            moved[-1]["to"] = end
-        else:
-            moved.append({"from": start, "to": end, "by": by})
-    return [run for run in moved if run]
-
-
-def _stretches(fallen: list[tuple], risen: list[tuple]) -> list[tuple]:
-    """The merit stretches, best first, over which an unchanged row moves alike, each
-    (upper, lower, by): a bound is (merit, inclusive) or None (no bound)."""
-    pieces, above = [], None
-    for t in sorted({*fallen, *risen}, reverse=True):
-        pieces += [(above, (t, False), _by(fallen, risen, lambda m: m > t)),
-                   ((t, True), (t, True), _by(fallen, risen, lambda m: m > t))]
-        above = (t, False)
-    pieces.append((above, None, len(risen) - len(fallen)))
-    merged: list[tuple] = []
-    for upper, lower, by in pieces:  # the first stretch is the open one above the best: by 0
-        if merged and merged[-1][2] == by:
-            merged[-1] = (merged[-1][0], lower, by)
-        else:
-            merged.append((upper, lower, by))
-    return merged
-
-
-def _by(fallen: list[tuple], risen: list[tuple], above) -> int:
-    return sum(map(above, risen)) - sum(map(above, fallen))
-
-
-def _within(upper, lower) -> list:
-    merit = tuple_(*MERIT)
-    where = []
-    if upper is not None:
-        where.append(merit <= tuple_(*upper[0]) if upper[1] else merit < tuple_(*upper[0]))
-    if lower is not None:
-        where.append(merit >= tuple_(*lower[0]) if lower[1] else merit > tuple_(*lower[0]))
-    return where
-
-
-def _unchanged(tid: str, where: list):
-    return select(*MERIT).where(StandingRow.tournament_id == tid, *where)
-
-
-def _count_above(s: Session, tid: str, merit: tuple, *where) -> int:
-    """How many kept rows rank above this merit (among `where`)."""
-    return s.scalar(select(func.count()).select_from(StandingRow).where(
-        StandingRow.tournament_id == tid, tuple_(*MERIT) > tuple_(*merit), *where))
+            "moved": _runs(sorted(shifts.items())),
+            "teams": merits.total + len(set(new) - set(old)) - len(set(old) - set(new))}
 
 
 FIGURES = ("played", "won", "lost", "drawn", "courts_for", "courts_against", "points_for", "points_against")
-MERIT = (StandingRow.won, StandingRow.court_difference, StandingRow.points_difference)  # as _merit, indexed
+MERIT = (StandingMerit.won, StandingMerit.court_difference, StandingMerit.points_difference)  # as _merit
 
 
 def team_key(team: tuple[str, ...]) -> str:
@@ -268,12 +267,6 @@ def _empty(team: tuple[str, ...]) -> dict:
 
 def _figures(r: StandingRow) -> dict:
     return {"team": list(r.team), **{field: getattr(r, field) for field in FIGURES}}
-
-
-def _columns(row: dict) -> dict:
-    """A row's figures as StandingRow's columns."""
-    return {**{field: row[field] for field in FIGURES}, "court_difference": row["courts_for"] - row["courts_against"],
-            "points_difference": row["points_for"] - row["points_against"]}
 
 
 class Standings:

@@ -3,16 +3,16 @@ match updates its teams' rows only, and the kept rows are always what counting e
 finished match from scratch gives; the standings.changed it publishes is exactly the change
 between the two tables counted from scratch, as it was when every write counted them so."""
 import random
+from collections import Counter
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
-from referee.store.db import downgrade, upgrade
-from referee.store.standings import change, finished_rows, kept_rows, ranked
+from referee.store.models import StandingMerit
+from referee.store.standings import _merit, change, finished_rows, kept_rows, ranked
 from tests.helpers import won_by
-from tests.store.test_migrations import table_names
-from tests.store.test_standings_feed import feed_of, fold, ordered
+from tests.store.test_standings_feed import feed_of
 
 NAMES = "ABCDEFG"
 DEALS = [won_by(0, [1] * 7, n=7), won_by(0, [0] * 7, n=7), won_by(0, [1, 0, 1, 3, 0, 1, 2, 3, 0, 1, 3])]
@@ -24,8 +24,13 @@ def from_scratch(store, tid):
 
 
 def kept(store, tid):
+    """The kept rows ranked, once the teams kept per merit are checked against them."""
     with store.db.reading() as s:
-        return ranked(kept_rows(s, tid))
+        rows = kept_rows(s, tid)
+        merits = s.execute(select(StandingMerit.won, StandingMerit.court_difference, StandingMerit.points_difference,
+                                  StandingMerit.teams).where(StandingMerit.tournament_id == tid)).all()
+    assert {tuple(m[:3]): m[3] for m in merits} == Counter(_merit(r) for r in rows.values())
+    return ranked(rows)
 
 
 def a_record(rng, players=None, closed=True):

@@ -1,4 +1,4 @@
-"""The migration that keeps the standings per team (0004), both ways, on a database holding
+"""The migrations that keep the standings per team (0004, 0005), both ways, on a database holding
 matches made before it: upgraded, the rows are counted from the finished matches already
 stored, the standings read as they did, and the next write updates them; downgraded, the
 table is gone and the matches are as they were."""
@@ -6,7 +6,7 @@ from referee.store.db import Database, downgrade, upgrade
 from referee.store.service import Store
 from referee.store.standings import finished_rows, kept_rows, ranked
 from tests.store.test_migrations import table_names
-from tests.store.test_standings_kept import DEALS
+from tests.store.test_standings_kept import DEALS, kept
 
 
 def made(store) -> dict[str, str]:
@@ -38,6 +38,7 @@ def test_the_standings_are_counted_from_the_matches_stored_before_and_read_the_s
     try:
         with store.db.reading() as s:
             assert all(kept_rows(s, tid) == finished_rows(s, tid) for tid in keys)
+        assert all(kept(store, tid) == before[tid] for tid in keys)  # and the teams kept per merit
         assert {tid: store.standings(tid, key) for tid, key in keys.items()} == before
         tid = next(iter(keys))
         store.create_match(tid, keys[tid], {"players": list("ABCD"), "deals": [DEALS[1]], "closed": True}, None)
