@@ -18,7 +18,7 @@ DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "ini
 
 # as referee/solver/loader.py has them (a test says so); the rule kernel's source is the
 # engine's (referee/engine/kernel.py), compiled under the solver's name core_kernel
-MODULES = ("core_kernel", "core_state", "core_trick", "core_moves", "core_table", "core_bounds", "core")
+MODULES = ("core_kernel", "core_state", "core_trick", "core_moves", "core_table", "core_spans", "core_bounds", "core")
 PY = {"core_kernel": "../engine/kernel.py"}
 SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 

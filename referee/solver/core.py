@@ -25,8 +25,8 @@ ranks). The R-4 play-on choice is one function (`_choice`).
 
 The search is one class built in layers, one module each: core_state (the position, playing
 and taking back a move), core_trick (a trick's close, the deal's end), core_moves (the move
-generator), core_table (the transposition table), core_bounds (sure tricks, the deal's
-ends), and this module (the search itself and the driver's questions); their numbers are
+generator), core_table (the transposition table), core_spans (the outcomes every sequence
+of trick winners can reach), core_bounds (sure tricks, the deal's ends), and this module (the search itself and the driver's questions); their numbers are
 core_codes. They are plain Python and are also compiled by Cython (the C types in each
 module's .pxd) when the install finds a C compiler; both run the same code (loader.py
 chooses). They import nothing else: the rules' option values come in as numbers
@@ -138,7 +138,7 @@ class Search(Bounds):
             r = self._envelope(t)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == SCORE and self.r.pile and not self.r.pairs and not self.r.settled:
+        elif obj == SCORE and (self.r.pile or self.r.pairs) and not self.r.settled:
             r = self._pile_bound(t)
             if r != UNDECIDED << RES:
                 return r

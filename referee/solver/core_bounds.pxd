@@ -4,20 +4,17 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_table cimport Table
+from referee.solver.core_spans cimport Spans
 
 cdef int ACE
 cdef int END_THIRTEEN
 cdef u64 FALSE
 cdef int RES
-cdef int SCORE
 cdef u64 TRUE
 cdef u64 UNDECIDED
 
 
-cdef class Bounds(Table):
-    cdef dict sims, spans, piles
-    cdef long long span_lo, span_hi
+cdef class Bounds(Spans):
     cdef public int monotone, cash_counts
     cdef u64 cash_rel
 
@@ -42,26 +39,8 @@ cdef class Bounds(Table):
     @cython.locals(m=cython.int, n=cython.int)
     cdef u64 _fewest(self, long long t) noexcept
 
-    @cython.locals(key=cython.long)
-    cdef int _span(self, int kk) except -1
-
-    @cython.locals(out=cython.int, us=cython.int, lo=cython.longlong, hi=cython.longlong, saved=cython.int,
-                   v=cython.longlong, w=cython.int, number=cython.int)
-    cdef long long _span_of(self, int kk) except? -2
-
-    cdef void _span_restore(self, int saved) noexcept
-
-    @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
-                   saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
-    cdef long long _sim(self, int side, int q) except? -1
-
-    @cython.locals(q=cython.int)
+    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(low=cython.longlong, high=cython.longlong, key=cython.longlong)
-    cdef int _pile_span(self, int seat, int q) except -1
-
-    @cython.locals(lo=cython.longlong, hi=cython.longlong, saved=cython.int, aces=cython.int, trumps=cython.int,
-                   open_est=cython.int, number=cython.int, won0=cython.int, won1=cython.int, piled=cython.int,
-                   ws=cython.int, a=cython.int, team=cython.int, e=cython.int, v=cython.longlong)
-    cdef long long _pile_span_of(self, int seat, int q) except? -2
+    @cython.locals(c=cython.int, s=cython.int)
+    cdef int _cash_aces(self) noexcept

@@ -1,11 +1,13 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
-"""Bounds for the core search (core.py): sure tricks where tricks are taken at once, and where a
-trick won is never worse than lost, the outcomes every end of the deal can reach."""
-from .core_codes import ACE, END_THIRTEEN, FALSE, RES, SCORE, TRUE, UNDECIDED
-from .core_table import Table
+"""Bounds for the core search (core.py): sure tricks where tricks are taken at once; where a
+trick won is never worse than lost, the outcomes every end of the deal can reach; in pile and
+deciding-pair games, those every sequence of trick winners can reach, after the leader's quick
+tricks (the spans: core_spans.py)."""
+from .core_codes import ACE, END_THIRTEEN, FALSE, RES, TRUE, UNDECIDED
+from .core_spans import Spans
 
 
-class Bounds(Table):
+class Bounds(Spans):
     """Bounds at a trick's start, for the core search (core.Search)."""
 
     def __init__(self, rules, objective, outcome, spend=None):
@@ -13,11 +15,6 @@ class Bounds(Table):
         # a trick won is never worse than the same trick lost (see _envelope)
         # (and every end of the deal is known from the tricks alone: not when the tens end it)
         self.monotone = 0 if self.r.pile or self.r.pairs or self.r.settled else 1
-        self.sims = {}
-        self.spans = {}
-        self.piles = {}
-        self.span_lo = 0
-        self.span_hi = 0
         self.cash_rel = 0
         self.cash_counts = 0
 
@@ -166,129 +163,15 @@ class Bounds(Table):
             return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
 
-    def _span(self, kk):
-        """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by
-        any sequence of trick winners from here that gives the team exactly kk more tricks
-        (the tens still out to the other side for the lowest, to the team for the highest;
-        a court team stops or plays on, either). False when no sequence gives kk."""
-        key = (kk | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
-               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
-               | self.team << 27 | self.ended << 28)
-        v = self.spans.get(key)
-        if v is None:
-            v = self._span_of(kk)
-            self.spans[key] = v
-        if v < 0:
-            return 0
-        self.span_lo = (v >> 20) - 0x20000
-        self.span_hi = (v & 0xFFFFF) - 0x20000
-        return 1
-
-    def _span_of(self, kk):
-        """_span's answer, packed (lo + 2**17) << 20 | (hi + 2**17); -1 for none."""
-        if kk < 0:
-            return -1
-        if self.ended:
-            if kk:
-                return -1
-            out = 4 - self.tens[0] - self.tens[1]
-            us = self.team
-            self.tens[1 - us] += out
-            lo = self._value_now()
-            self.tens[1 - us] -= out
-            self.tens[us] += out
-            hi = self._value_now()
-            self.tens[us] -= out
-            return (lo + 0x20000) << 20 | (hi + 0x20000)
-        lo = 1 << 40
-        hi = -(1 << 40)
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
-        if self.court_made:  # the court team may stop here
-            self.ended = 1
-            self.court_made = 0
-            v = self._span_of(kk)
-            self._span_restore(saved)
-            if v >= 0:
-                lo = min(lo, (v >> 20) - 0x20000)
-                hi = max(hi, (v & 0xFFFFF) - 0x20000)
-        w = 0
-        for w in range(2):
-            if self.court_made:
-                if w != self.first_seven:
-                    continue  # playing on ends at the first trick lost: that is the stop above
-                self.court_made = 0
-                self.play_on = 1
-            self.won[w] += 1
-            number = self.number
-            self.ended = self._ends(number, w, 0)
-            self.number = number + 1
-            v = self._span_of(kk - (1 if w == self.team else 0))
-            self.number = number
-            self.won[w] -= 1
-            self._span_restore(saved)
-            if v >= 0:
-                lo = min(lo, (v >> 20) - 0x20000)
-                hi = max(hi, (v & 0xFFFFF) - 0x20000)
-        if hi < lo:
-            return -1
-        return (lo + 0x20000) << 20 | (hi + 0x20000)
-
-    def _span_restore(self, saved):
-        self.first_seven = (saved & 3) - 1
-        self.play_on = (saved >> 2) & 1
-        self.court_made = (saved >> 3) & 1
-        self.ended = (saved >> 4) & 1
-
-    def _sim(self, side, q):
-        """The value if `side` wins the next q tricks and the other side every one after, by
-        the deal's end rules (a court team plays on only while it wins); the tens still out
-        go to the side winning the last tricks (a bound either way: see _envelope)."""
-        key = (side | q << 1 | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
-               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
-               | self.team << 27)
-        v = self.sims.get(key)
-        if v is not None:
-            return v
-        saved_won0 = self.won[0]
-        saved_won1 = self.won[1]
-        saved_tens0 = self.tens[0]
-        saved_tens1 = self.tens[1]
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3
-        left = 14 - self.number
-        j = 0
-        for j in range(left):
-            w = side if j < q else 1 - side
-            if self.court_made:
-                if w != self.first_seven:
-                    break  # the court team stops: the court stands
-                self.court_made = 0
-                self.play_on = 1
-            self.won[w] += 1
-            if self._ends(self.number + j, w, 0):
-                break
-        self.tens[side if q >= left else 1 - side] += 4 - self.tens[0] - self.tens[1]
-        if self.objective == SCORE:
-            v = self._value_now()
-        else:
-            v = self.won[self.team] - (saved_won0 if self.team == 0 else saved_won1)
-        self.won[0] = saved_won0
-        self.won[1] = saved_won1
-        self.tens[0] = saved_tens0
-        self.tens[1] = saved_tens1
-        self.first_seven = (saved & 3) - 1
-        self.play_on = (saved >> 2) & 1
-        self.court_made = (saved >> 3) & 1
-        self.sims[key] = v
-        return v
-
     def _pile_bound(self, t):
-        """Pile games (no deciding pair), where a trick won may be worse than lost: the value
+        """Pile and deciding-pair games, where a trick won may be worse than lost: the value
         lies between the lowest and highest outcome of every sequence of trick winners from
         here (seat by seat, each winning card an ace or not, a trump or not, the trump
-        established or not where that is still open); and of those that begin with the
-        leader cashing its quick tricks. The answer when that decides (no card relevant but
+        established or not where that is still open, the face-down trump shown or not); and
+        of those that begin with the leader cashing its quick tricks (a pile it collects, a
+        pair the other side cannot stop). The answer when that decides (no card relevant but
         the cashed ones)."""
-        self._pile_span(0, 0)
+        self._pile_span(0, 0, 0)
         if self.span_hi < t:
             return FALSE << RES
         if self.span_lo >= t:
@@ -296,82 +179,28 @@ class Bounds(Table):
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
-        self._pile_span(self.leader + 1, q)
+        # the leader cashes its top cards in the order it likes: its aces first, or last
+        c = self._cash_aces() if self._aces_matter() else 0
+        self._pile_span(self.leader + 1, q, c)
+        lo = self.span_lo
+        hi = self.span_hi
+        if c and c < q:
+            self._pile_span(self.leader + 1, q, c | 16)
+            lo = max(lo, self.span_lo)
+            hi = min(hi, self.span_hi)
         if (self.leader & 1) == self.team:
-            if self.span_lo >= t:
+            if lo >= t:
                 return TRUE << RES | self.cash_rel
-        elif self.span_hi < t:
+        elif hi < t:
             return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
 
-    def _pile_span(self, seat, q):
-        """_pile_bound's span (span_lo, span_hi); with q, the first q tricks won by seat - 1."""
-        low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
-               | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
-               | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
-        high = (self.tens[1] | seat << 3 | q << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11
-                | self.revealed << 12)
-        key = low | high << 31
-        v = self.piles.get(key)
-        if v is None:
-            v = self._pile_span_of(seat, q)
-            self.piles[key] = v
-        self.span_lo = (v >> 20) - 0x20000
-        self.span_hi = (v & 0xFFFFF) - 0x20000
-        return 1
-
-    def _pile_span_of(self, seat, q):
-        """_pile_span's answer, packed as _span_of packs its own."""
-        if self.ended:
-            return self._span_of(0)  # the tens still out to either side
-        lo = 1 << 40
-        hi = -(1 << 40)
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
-        if self.court_made:  # the court team may stop here (within a cash too: more lines, still a bound)
-            self.ended = 1
-            self.court_made = 0
-            v = self._span_of(0)
-            self._span_restore(saved)
-            lo = min(lo, (v >> 20) - 0x20000)
-            hi = max(hi, (v & 0xFFFFF) - 0x20000)
-        aces = 2 if self.r.ace_on_ace or self.r.ace_seal else 1
-        trumps = 2 if self.r.ace_seal == 1 else 1
-        open_est = (self.r.first_void and self.trump < 0) or (self.r.concealed and not self.revealed)
-        number = self.number
-        won0 = self.won[0]
-        won1 = self.won[1]
-        piled = self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8 | self.pcoll << 9 | self.hot << 10
-        ws = 0
-        for ws in range(4):
-            if q and ws != seat - 1:
-                continue
-            if self.court_made and (ws & 1) != self.first_seven:
-                continue  # playing on ends at the first trick lost: that is the stop above
-            a = 0
-            for a in range(aces * trumps):
-                if self.court_made:
-                    self.court_made = 0
-                    self.play_on = 1
-                team = self._pile_trick(number, ws, self.trump if a >= aces else -2, ACE if a % aces else ACE - 1, 3)
-                if team >= 0:
-                    self.won[team] += self.taken
-                self.ended = self._ends(number, ws, 1 if a % aces else 0)
-                self.number = number + 1
-                e = 0
-                for e in range(2 if open_est else 1):
-                    if open_est:
-                        self.pest = e
-                    self._pile_span(seat if q > 1 else 0, q - 1 if q else 0)
-                    lo = min(lo, self.span_lo)
-                    hi = max(hi, self.span_hi)
-                self.number = number
-                self.won[0] = won0
-                self.won[1] = won1
-                self.pile = piled & 15
-                self.pw = ((piled >> 4) & 7) - 1
-                self.pace = (piled >> 7) & 1
-                self.pest = (piled >> 8) & 1
-                self.pcoll = (piled >> 9) & 1
-                self.hot = (piled >> 10) & 1
-                self._span_restore(saved)
-        return (lo + 0x20000) << 20 | (hi + 0x20000)
+    def _cash_aces(self):
+        """How many of the tricks the last _cash counted are won by an ace (a suit's top card
+        is its ace while the ace is out)."""
+        c = 0
+        s = 0
+        for s in range(4):
+            if (self.cash_counts >> s) & 1 and (self.alive[s] >> ACE) & 1:
+                c += 1
+        return c

@@ -1,0 +1,235 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""The spans of the core search's bounds (core_bounds.py): the lowest and highest outcome of the
+deal over every sequence of trick winners from here, by the deal's own end and pile and
+deciding-pair rules (whoever wins each trick, with an ace or not...), each memoised by the
+rule state it reads."""
+from .core_codes import ACE, SCORE
+from .core_table import Table
+
+
+class Spans(Table):
+    """The outcomes every end of the deal can reach, for the bounds (core_bounds.Bounds)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        super().__init__(rules, objective, outcome, spend)
+        self.sims = {}
+        self.spans = {}
+        self.piles = {}
+        self.span_lo = 0
+        self.span_hi = 0
+
+    def _span(self, kk):
+        """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by
+        any sequence of trick winners from here that gives the team exactly kk more tricks
+        (the tens still out to the other side for the lowest, to the team for the highest;
+        a court team stops or plays on, either). False when no sequence gives kk."""
+        key = (kk | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27 | self.ended << 28 | self.pkind << 29 | self.pwinner << 31)
+        v = self.spans.get(key)
+        if v is None:
+            v = self._span_of(kk)
+            self.spans[key] = v
+        if v < 0:
+            return 0
+        self.span_lo = (v >> 20) - 0x20000
+        self.span_hi = (v & 0xFFFFF) - 0x20000
+        return 1
+
+    def _span_of(self, kk):
+        """_span's answer, packed (lo + 2**17) << 20 | (hi + 2**17); -1 for none."""
+        if kk < 0:
+            return -1
+        if self.ended:
+            if kk:
+                return -1
+            out = 4 - self.tens[0] - self.tens[1]
+            us = self.team
+            self.tens[1 - us] += out
+            lo = self._value_now()
+            self.tens[1 - us] -= out
+            self.tens[us] += out
+            hi = self._value_now()
+            self.tens[us] -= out
+            return (lo + 0x20000) << 20 | (hi + 0x20000)
+        lo = 1 << 40
+        hi = -(1 << 40)
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.court_made:  # the court team may stop here
+            self.ended = 1
+            self.court_made = 0
+            v = self._span_of(kk)
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        w = 0
+        for w in range(2):
+            if self.court_made:
+                if w != self.first_seven:
+                    continue  # playing on ends at the first trick lost: that is the stop above
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            number = self.number
+            self.ended = self._ends(number, w, 0)
+            self.number = number + 1
+            v = self._span_of(kk - (1 if w == self.team else 0))
+            self.number = number
+            self.won[w] -= 1
+            self._span_restore(saved)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        if hi < lo:
+            return -1
+        return (lo + 0x20000) << 20 | (hi + 0x20000)
+
+    def _span_restore(self, saved):
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.ended = (saved >> 4) & 1
+
+    def _sim(self, side, q):
+        """The value if `side` wins the next q tricks and the other side every one after, by
+        the deal's end rules (a court team plays on only while it wins); the tens still out
+        go to the side winning the last tricks (a bound either way: see _envelope)."""
+        key = (side | q << 1 | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
+               | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
+               | self.team << 27)
+        v = self.sims.get(key)
+        if v is not None:
+            return v
+        saved_won0 = self.won[0]
+        saved_won1 = self.won[1]
+        saved_tens0 = self.tens[0]
+        saved_tens1 = self.tens[1]
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3
+        left = 14 - self.number
+        j = 0
+        for j in range(left):
+            w = side if j < q else 1 - side
+            if self.court_made:
+                if w != self.first_seven:
+                    break  # the court team stops: the court stands
+                self.court_made = 0
+                self.play_on = 1
+            self.won[w] += 1
+            if self._ends(self.number + j, w, 0):
+                break
+        self.tens[side if q >= left else 1 - side] += 4 - self.tens[0] - self.tens[1]
+        if self.objective == SCORE:
+            v = self._value_now()
+        else:
+            v = self.won[self.team] - (saved_won0 if self.team == 0 else saved_won1)
+        self.won[0] = saved_won0
+        self.won[1] = saved_won1
+        self.tens[0] = saved_tens0
+        self.tens[1] = saved_tens1
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.sims[key] = v
+        return v
+
+    def _aces_matter(self):
+        """Does a rule look at a trick won by an ace (pile.ace-on-ace, pile.*-ace, the
+        deciding pair's ace)?"""
+        return 1 if self.r.ace_on_ace or self.r.ace_seal or (self.r.pairs and self.r.ace_rule) else 0
+
+    def _pile_span(self, seat, q, c):
+        """_pile_bound's span (span_lo, span_hi); with q, the first q tricks won by seat - 1,
+        c & 15 of them with an ace (where aces matter), those first (c & 16: last)."""
+        low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
+               | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
+               | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
+        high = (self.tens[1] | seat << 3 | q << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11
+                | self.revealed << 12 | (self.run_by + 1) << 13 | self.run << 16 | self.deferred << 18
+                | self.revealed_trick << 19 | c << 23)
+        key = low | high << 31
+        v = self.piles.get(key)
+        if v is None:
+            v = self._pile_span_of(seat, q, c)
+            self.piles[key] = v
+        self.span_lo = (v >> 20) - 0x20000
+        self.span_hi = (v & 0xFFFFF) - 0x20000
+        return 1
+
+    def _pile_span_of(self, seat, q, c):
+        """_pile_span's answer, packed as _span_of packs its own."""
+        if self.ended:
+            return self._span_of(0)  # the tens still out to either side
+        lo = 1 << 40
+        hi = -(1 << 40)
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.court_made:  # the court team may stop here (within a cash too: more lines, still a bound)
+            self.ended = 1
+            self.court_made = 0
+            v = self._span_of(0)
+            self._span_restore(saved)
+            lo = min(lo, (v >> 20) - 0x20000)
+            hi = max(hi, (v & 0xFFFFF) - 0x20000)
+        aces = 2 if self._aces_matter() else 1
+        # a cashed trick's ace: the leader's order (c) says
+        forced = ((1 if c & 15 else 0) if not c & 16 else (1 if (c & 15) == q else 0)) if q and aces == 2 else -1
+        trumps = 2 if self.r.ace_seal == 1 else 1
+        open_est = self.r.pile and ((self.r.first_void and self.trump < 0) or (self.r.concealed and not self.revealed))
+        # the deciding pair: the trump may yet be shown in any trick (pair_counts reads when)
+        shows = 2 if self.r.pairs_hidden and not self.revealed else 1
+        number = self.number
+        won0 = self.won[0]
+        won1 = self.won[1]
+        piled = self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8 | self.pcoll << 9 | self.hot << 10
+        paired = ((self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.revealed << 6 | self.revealed_trick << 7
+                  | self.pkind << 11 | self.pwinner << 13)
+        ws = 0
+        for ws in range(4):
+            if q and ws != seat - 1:
+                continue
+            if self.court_made and (ws & 1) != self.first_seven:
+                continue  # playing on ends at the first trick lost: that is the stop above
+            a = 0
+            for a in range(aces * trumps * shows):
+                ace = 1 if a % aces else 0
+                if forced >= 0 and ace != forced:
+                    continue
+                if self.court_made:
+                    self.court_made = 0
+                    self.play_on = 1
+                if a >= aces * trumps:
+                    self.revealed = 1
+                    self.revealed_trick = number
+                if self.r.pile:
+                    team = self._pile_trick(number, ws, self.trump if (a // aces) % trumps else -2, ACE if ace else ACE - 1, 3)
+                    if team >= 0:
+                        self.won[team] += self.taken
+                else:
+                    self.won[ws & 1] += 1
+                self.ended = self._ends(number, ws, ace)
+                self.number = number + 1
+                e = 0
+                for e in range(2 if open_est else 1):
+                    if open_est:
+                        self.pest = e
+                    self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, c - ace if q > 1 else 0)
+                    lo = min(lo, self.span_lo)
+                    hi = max(hi, self.span_hi)
+                self.number = number
+                self.won[0] = won0
+                self.won[1] = won1
+                self.pile = piled & 15
+                self.pw = ((piled >> 4) & 7) - 1
+                self.pace = (piled >> 7) & 1
+                self.pest = (piled >> 8) & 1
+                self.pcoll = (piled >> 9) & 1
+                self.hot = (piled >> 10) & 1
+                self.run_by = (paired & 7) - 1
+                self.run = (paired >> 3) & 3
+                self.deferred = (paired >> 5) & 1
+                self.revealed = (paired >> 6) & 1
+                self.revealed_trick = (paired >> 7) & 15
+                self.pkind = (paired >> 11) & 3
+                self.pwinner = (paired >> 13) & 1
+                self._span_restore(saved)
+        return (lo + 0x20000) << 20 | (hi + 0x20000)

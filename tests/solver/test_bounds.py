@@ -1,0 +1,69 @@
+"""The search's bounds (core_bounds.py) on positions where each one decides: the bound answers
+at the trick's start, and the search's values stay those of the exhaustive search through the
+engine (tests/solver/minimax.py), on both paths."""
+import random
+
+import pytest
+
+from referee.solver import loader
+from referee.solver.core_codes import RES, SCORE, TRUE
+from referee.solver.position import load, outcome
+
+from .positions import random_position
+from .test_against_minimax import _same
+
+
+def _hands(deal):
+    return [" ".join(sorted(c.text for c in hand)) for hand in deal.hands]
+
+
+def _root(deal):
+    """The Python search loaded with `deal`'s position, values for the side to play."""
+    search = loader.python_search()(deal.rules, SCORE, outcome(deal))
+    load(search, deal, deal.to_play & 1)
+    return search
+
+
+def _decided_by_the_cash(search, t):
+    """_pile_bound's answer for `value >= t`, where the span of every sequence of trick winners
+    alone (no cash) leaves it open."""
+    search._pile_span(0, 0, 0)
+    assert search.span_lo < t <= search.span_hi
+    return search._pile_bound(t) >> RES
+
+
+def test_a_pair_the_other_side_cannot_stop_decides_band_rang():
+    """band-rang (open trump, spades), trick 10: seat 2, a defender on lead from trick 3,
+    cashes three top cards the callers must follow to; its second trick in a row is a
+    defenders' pair that decides the deal, whatever follows: the defenders win (+1)."""
+    deal = random_position("band-rang", random.Random(5), 4, 0)
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 2, "S")
+    assert _hands(deal) == ["3C 3D JC KC", "2D 3H 4S 7D", "8S JD KH TS", "2C 5S JH TC"]
+    search = _root(deal)
+    assert search._cash(2, 0) == 3
+    assert _decided_by_the_cash(search, 5) == TRUE  # the deal won: margin 1, won (5 encoded)
+
+
+def test_which_cashed_tricks_are_won_by_aces_is_known():
+    """band-rang (end.deciding-pair-ace: a pair completed by an ace waits for the next trick;
+    an ace again starts the run anew), trick 10, clubs trumps: seat 0, a defender, won trick
+    9 and has two quick tricks, the ace of diamonds and the top trump (the queen). Whatever
+    order it cashes them in, a card that is not an ace completes a pair that decides the
+    deal; two aces would not (the run would start again), so counting each cashed trick as
+    an ace or not, as the span does for tricks no one can foresee, would decide nothing."""
+    deal = random_position("band-rang", random.Random(165), 4, 0)
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 0, "C")
+    assert _hands(deal) == ["4D 9C AD QC", "5H 8D 8H TD", "9D QD TC TS", "6D 6S JC KS"]
+    search = _root(deal)
+    assert (search._cash(0, 0), search._cash_aces()) == (2, 1)
+    assert _decided_by_the_cash(search, 5) == TRUE
+    for order in (1, 1 | 16):  # the ace first, the ace last
+        search._pile_span(1, 2, order)
+        assert search.span_lo == 5
+    search._pile_span(1, 2, 2)  # two aces
+    assert search.span_lo < 5
+
+
+@pytest.mark.parametrize("seed", [5, 165])
+def test_the_values_where_the_pair_bound_cuts_are_the_exhaustive_searchs(seed, search_class):
+    _same(random_position("band-rang", random.Random(seed), 4, 0), "score", search_class)
