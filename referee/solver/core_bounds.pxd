@@ -10,6 +10,8 @@ cdef int ACE
 cdef int END_THIRTEEN
 cdef u64 FALSE
 cdef int RES
+cdef int SCORE
+cdef int TEN
 cdef u64 TRUE
 cdef u64 UNDECIDED
 
@@ -27,8 +29,11 @@ cdef class Bounds(Spans):
                    pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
-    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int)
+    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int, sure=cython.int, rel=u64)
     cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(tr=cython.int, a=u64, holder=cython.int, team=cython.int, ours=u64)
+    cdef int _ten_sure(self) noexcept
 
     @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
     cdef int _masters(self) noexcept

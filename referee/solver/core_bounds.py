@@ -3,7 +3,7 @@
 trick won is never worse than lost, the outcomes every end of the deal can reach; in pile and
 deciding-pair games, those every sequence of trick winners can reach, after the leader's quick
 tricks (the spans: core_spans.py)."""
-from .core_codes import ACE, END_THIRTEEN, FALSE, RES, TRUE, UNDECIDED
+from .core_codes import ACE, END_THIRTEEN, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
 from .core_spans import Spans
 
 
@@ -98,25 +98,55 @@ class Bounds(Spans):
     def _envelope(self, t):
         """Where a trick won is never worse for a team than the same trick lost (tricks
         taken at once, no deciding pair), the value lies between the team losing every
-        trick left and it winning every one; and when the leader's side has quick tricks
+        trick left and it winning every one (the tens still out with them), the trump ten
+        kept by the side sure of it (_ten_sure); and when the leader's side has quick tricks
         (the trump known), between it cashing them and then losing every trick, and the
         other side cashing its own then losing every one. The answer when that decides."""
         left = 14 - self.number
         us = self.team
         them = 1 - us
-        if self._sim(us, left) < t:
+        if self._sim(us, left, -1) < t:
             return FALSE << RES
-        if self._sim(them, left) >= t:
+        if self._sim(them, left, -1) >= t:
             return TRUE << RES
+        sure = self._ten_sure()
+        rel = 0
+        if sure >= 0:
+            rel = self.up[self.trump * 13 + TEN]
+            if self._sim(us, left, sure) < t:
+                return FALSE << RES | rel
+            if self._sim(them, left, sure) >= t:
+                return TRUE << RES | rel
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
         if (self.leader & 1) == us:
-            if self._sim(us, q) >= t:
-                return TRUE << RES | self.cash_rel
-        elif self._sim(them, q) < t:
-            return FALSE << RES | self.cash_rel
+            if self._sim(us, q, sure) >= t:
+                return TRUE << RES | self.cash_rel | rel
+        elif self._sim(them, q, sure) < t:
+            return FALSE << RES | self.cash_rel | rel
         return UNDECIDED << RES
+
+    def _ten_sure(self):
+        """The team sure to take the trump ten (the tens counted, the trump known): it holds
+        the ten and every trump above it still out, so whoever plays it, the trick it falls
+        in is won by a trump of that team. -1: none."""
+        tr = self.trump
+        if not self.tens_on or self.objective != SCORE or tr < 0 or self.hidden:
+            return -1
+        a = self.alive[tr]
+        if not (a >> TEN) & 1:
+            return -1
+        holder = 0
+        while holder < 4 and not (self.h[holder * 4 + tr] >> TEN) & 1:
+            holder += 1
+        if holder == 4:
+            return -1
+        team = holder & 1
+        ours = self.h[team * 4 + tr] | self.h[(team + 2) * 4 + tr]
+        if (a >> (TEN + 1)) & ~(ours >> (TEN + 1)):
+            return -1
+        return team
 
     def _masters(self):
         """Where every trick is played and taken at once, the trump known: the top trumps of

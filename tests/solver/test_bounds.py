@@ -6,7 +6,7 @@ import random
 import pytest
 
 from referee.solver import loader
-from referee.solver.core_codes import RES, SCORE, TRUE
+from referee.solver.core_codes import FALSE, RES, SCORE, TRUE
 from referee.solver.position import load, outcome
 
 from .positions import random_position
@@ -64,6 +64,44 @@ def test_which_cashed_tricks_are_won_by_aces_is_known():
     assert search.span_lo < 5
 
 
-@pytest.mark.parametrize("seed", [5, 165])
-def test_the_values_where_the_pair_bound_cuts_are_the_exhaustive_searchs(seed, search_class):
-    _same(random_position("band-rang", random.Random(seed), 4, 0), "score", search_class)
+def _decided_by_the_trump_ten(search, t):
+    """_envelope's answer for `value >= t`, where the tricks and tens alone leave it open."""
+    left = 14 - search.number
+    assert search._sim(1 - search.team, left, -1) < t <= search._sim(search.team, left, -1)
+    return search._envelope(t) >> RES
+
+
+def test_the_trump_ten_with_every_trump_above_it_cannot_be_lost():
+    """mendikot, spades trumps, trick 11: seat 2 holds the ten of spades and no spade above it
+    is still out, so whoever plays it, a spade of seat 2's side wins its trick. Its side has
+    two tens: with that one, three, a mendi (margin 1 and the deal, 5 encoded) at the least,
+    for seat 2 on lead; and at most that for the other side, to play at trick 11 of another
+    deal (seed 8: diamonds trumps, the ten of diamonds seat 2's)."""
+    deal = random_position("mendikot", random.Random(4), 3, 0)
+    assert (deal.number, deal.to_play, deal.trump.suit, deal.tens_won) == (11, 2, "S", [2, 0])
+    assert _hands(deal) == ["6C AC TH", "3D 7C JC", "7D QH TS", "6S 8S AH"]
+    search = _root(deal)
+    assert search._ten_sure() == 0
+    assert _decided_by_the_trump_ten(search, 5) == TRUE
+    deal = random_position("mendikot", random.Random(8), 3, 0)
+    assert (deal.number, deal.to_play, deal.trump.suit, deal.tens_won) == (11, 3, "D", [2, 0])
+    assert _hands(deal) == ["6S 8S AC", "3C 3D 5H", "2S TC TD", "4S AH KH"]
+    search = _root(deal)
+    assert search._ten_sure() == 0
+    assert _decided_by_the_trump_ten(search, -4) == FALSE
+
+
+def test_a_trump_above_the_ten_with_the_other_side_leaves_it_open():
+    """The same position, the queen of spades (out) moved to the other side's seat 3: the ten
+    can now be beaten, and nothing is sure."""
+    search = _root(random_position("mendikot", random.Random(4), 3, 0))
+    search.h[3 * 4 + 0] |= 1 << 10  # the queen of spades, as if seat 3 still held it
+    search.alive[0] |= 1 << 10
+    assert search._ten_sure() == -1
+
+
+@pytest.mark.parametrize("preset,seed", [("band-rang", 5), ("band-rang", 165), ("mendikot", 4), ("mendikot", 8)])
+def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, search_class):
+    left = 4 if preset == "band-rang" else 3
+    _same(random_position(preset, random.Random(seed), left, 0), "score", search_class)
+
