@@ -21,6 +21,7 @@ cdef u64 NONE
 cdef int PER_BUCKET
 cdef u64 RELMASK
 cdef int RES
+cdef int SCORE
 cdef int TEN
 cdef int TRICKS
 cdef u64 TRUE
@@ -37,9 +38,16 @@ cdef class Table(Moves):
     cdef unsigned int[:] bucket
     cdef u64[:] pool
     cdef public int slots, nbuckets, room, used, hint
+    cdef dict fates, fate_ids
 
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept
+
+    @cython.locals(key=cython.int, v=object, saved=cython.int, number=cython.int, out=cython.int, w=cython.int,
+                   k=cython.int, kids=list)
+    cdef u64 _fate(self) except? 0xFFFFFFFFFFFFFFFF
+
+    cdef void _fate_restore(self, int saved) noexcept
 
     @cython.locals(v=cython.int, s=cython.int, owner=cython.int)
     cdef int _owners(self, int r) noexcept

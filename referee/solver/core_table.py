@@ -5,7 +5,7 @@ the answer depended on (and every higher one) lie with the same seats (DDS's win
 ranks); an open-addressing index of buckets, each a run of entries in one pool."""
 from array import array
 
-from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
 from .core_kernel import pile_key
 from .core_moves import Moves
 
@@ -22,6 +22,8 @@ class Table(Moves):
         super().__init__(rules, objective, outcome, spend)
         self.code = [0] * 4
         self.hint = -1
+        self.fates = {}
+        self.fate_ids = {}
         self._clear_table(1 << 12, 1 << 14)
 
     def _key(self, kk):
@@ -31,11 +33,15 @@ class Table(Moves):
         state = (self.trump + 1) | self.hidden << 3
         if self.r.pile:
             state = state << 11 | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
-        if obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
+        if obj == SCORE and not self.r.pile and not self.r.pairs:
+            state = state << 24 | self._fate()  # the tally and the tens, as far as they still matter
+        elif obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.r.end == END_PAIR:
-                state = (state << 13 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
-                         | self.pwinner << 8 | self.revealed_trick << 9)
+                # not the trick the trump was shown in: at a trick's start it is always early
+                # enough for every pair still to come (kernel.pair_counts)
+                state = (state << 9 | (self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.pkind << 6
+                         | self.pwinner << 8)
             if self.tens_on:
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
@@ -45,6 +51,59 @@ class Table(Moves):
         if self.specials & (1 << ACE):
             state = state << 12 | self._owners(ACE)
         return state << 3 | self.team << 2 | self.leader
+
+    def _fate(self):
+        """SCORE without a pile or a deciding pair: the id of the tally's future, the outcome
+        for the team of every sequence of trick winners and of the tens each trick holds,
+        from here by the deal's end rules (a court stopped or played on). Tallies with the
+        same id play on alike: the table's key keeps the id (below 2**24: ids are fewer than
+        tallies), so that positions reached by different histories meet."""
+        key = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.tens[0] << 12 | self.tens[1] << 15
+               | (self.first_seven + 1) << 18 | self.play_on << 20 | self.court_made << 21 | self.ended << 22)
+        v = self.fates.get(key)
+        if v is not None:
+            return v
+        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        if self.ended:
+            sig = (-1, self._value_now())
+        elif self.court_made:  # the court team stops, or plays on
+            self.ended = 1
+            self.court_made = 0
+            stop = self._fate()
+            self.ended = 0
+            self.play_on = 1
+            sig = (-2, stop, self._fate())
+            self._fate_restore(saved)
+        else:
+            number = self.number
+            out = 4 - self.tens[0] - self.tens[1] if self.tens_on else 0
+            kids = []
+            w = 0
+            k = 0
+            for w in range(2):
+                for k in range(out + 1):
+                    self.won[w] += 1
+                    self.tens[w] += k
+                    self.ended = self._ends(number, w, 0)
+                    self.number = number + 1
+                    kids.append(self._fate())
+                    self.number = number
+                    self.won[w] -= 1
+                    self.tens[w] -= k
+                    self._fate_restore(saved)
+            sig = tuple(kids)
+        v = self.fate_ids.get(sig)
+        if v is None:
+            v = len(self.fate_ids)
+            self.fate_ids[sig] = v
+        self.fates[key] = v
+        return v
+
+    def _fate_restore(self, saved):
+        self.first_seven = (saved & 3) - 1
+        self.play_on = (saved >> 2) & 1
+        self.court_made = (saved >> 3) & 1
+        self.ended = (saved >> 4) & 1
 
     def _owners(self, r):
         """Who holds each suit's card of rank r (a ten, an ace: cards a rule looks at), three

@@ -105,3 +105,22 @@ def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, 
     left = 4 if preset == "band-rang" else 3
     _same(random_position(preset, random.Random(seed), left, 0), "score", search_class)
 
+
+def _fate(search, won, tens):
+    search.won[0], search.won[1] = won
+    search.tens[0], search.tens[1] = tens
+    return search._fate()
+
+
+def test_the_tables_key_keeps_of_the_tally_only_what_can_still_matter():
+    """mendikot, trick 11 (3 tricks left, 10 played): with three tens to one side the winner
+    is known, and with a trick each no side can take all 13, so 6-4 and 4-6 in tricks play on
+    alike (one key: the table's answers for one hold for the other); with the tens 2-1 the
+    tricks may yet decide a 2-2 (R-18), so 6-4 and 4-6 differ, as do 3 tens and 2."""
+    search = _root(random_position("mendikot", random.Random(4), 3, 0))
+    assert search.number == 11
+    assert _fate(search, (6, 4), (3, 0)) == _fate(search, (4, 6), (3, 0)) == _fate(search, (9, 1), (3, 0))
+    assert _fate(search, (10, 0), (3, 0)) != _fate(search, (9, 1), (3, 0))  # a whitewash is still open
+    assert _fate(search, (6, 4), (2, 1)) != _fate(search, (4, 6), (2, 1))
+    assert _fate(search, (6, 4), (3, 0)) != _fate(search, (6, 4), (2, 1))
+    assert _fate(search, (6, 4), (0, 3)) == _fate(search, (4, 6), (0, 3)) != _fate(search, (6, 4), (3, 0))
