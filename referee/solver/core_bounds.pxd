@@ -19,6 +19,7 @@ cdef u64 UNDECIDED
 cdef class Bounds(Spans):
     cdef public int monotone, cash_counts
     cdef u64 cash_rel
+    cdef int cash_n[4]
 
     @cython.locals(b=cython.int, tr=cython.int, o1=cython.int, o2=cython.int, p=cython.int, ruff=u64,
                    partner_ruffs=u64, q=cython.int, rel=u64, counts=cython.int, s=cython.int, m=u64, n=cython.int)
@@ -29,11 +30,15 @@ cdef class Bounds(Spans):
                    pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
-    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int, sure=cython.int, rel=u64)
+    @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int, sure=cython.int, rel=u64,
+                   fell=cython.int)
     cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(tr=cython.int, a=u64, holder=cython.int, team=cython.int, ours=u64)
     cdef int _ten_sure(self) noexcept
+
+    @cython.locals(fell=cython.int, s=cython.int, n=cython.int, j=cython.int, i=cython.int)
+    cdef int _fallen(self, int seat, int sure) noexcept
 
     @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
     cdef int _masters(self) noexcept

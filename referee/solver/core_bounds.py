@@ -17,6 +17,7 @@ class Bounds(Spans):
         self.monotone = 0 if self.r.pile or self.r.pairs or self.r.settled else 1
         self.cash_rel = 0
         self.cash_counts = 0
+        self.cash_n = [0] * 4
 
     def _cash(self, seat, follows):
         """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
@@ -40,6 +41,7 @@ class Bounds(Spans):
         s = 0
         for s in range(4):
             m = self.h[b + s]
+            self.cash_n[s] = 0
             if not m:
                 continue
             n = self._top_run(m, self.alive[s])
@@ -47,6 +49,7 @@ class Bounds(Spans):
                 n = min(n, self.bits[self.h[o1 + s]], self.bits[self.h[o2 + s]])
             if n and partner_ruffs and (s != tr or follows):
                 n = min(n, self.bits[self.h[p + s]])
+            self.cash_n[s] = n
             if n:
                 q += n
                 counts |= 1 << s
@@ -100,32 +103,59 @@ class Bounds(Spans):
         taken at once, no deciding pair), the value lies between the team losing every
         trick left and it winning every one (the tens still out with them), the trump ten
         kept by the side sure of it (_ten_sure); and when the leader's side has quick tricks
-        (the trump known), between it cashing them and then losing every trick, and the
-        other side cashing its own then losing every one. The answer when that decides."""
+        (the trump known), between it cashing them (with the tens that fall in them) and then
+        losing every trick, and the other side cashing its own then losing every one. The
+        answer when that decides."""
         left = 14 - self.number
         us = self.team
         them = 1 - us
-        if self._sim(us, left, -1) < t:
+        if self._sim(us, left, -1, 0) < t:
             return FALSE << RES
-        if self._sim(them, left, -1) >= t:
+        if self._sim(them, left, -1, 0) >= t:
             return TRUE << RES
         sure = self._ten_sure()
         rel = 0
         if sure >= 0:
             rel = self.up[self.trump * 13 + TEN]
-            if self._sim(us, left, sure) < t:
+            if self._sim(us, left, sure, 0) < t:
                 return FALSE << RES | rel
-            if self._sim(them, left, sure) >= t:
+            if self._sim(them, left, sure, 0) >= t:
                 return TRUE << RES | rel
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
+        fell = self._fallen(self.leader, sure)
         if (self.leader & 1) == us:
-            if self._sim(us, q, sure) >= t:
+            if self._sim(us, q, sure, fell) >= t:
                 return TRUE << RES | self.cash_rel | rel
-        elif self._sim(them, q, sure) < t:
+        elif self._sim(them, q, sure, fell) < t:
             return FALSE << RES | self.cash_rel | rel
         return UNDECIDED << RES
+
+    def _fallen(self, seat, sure):
+        """The tens that fall in the quick tricks `seat` just counted (_cash), won by its side:
+        in each suit cashed n times, its own ten among the n cards it leads, and the ten of
+        any other seat with n cards of the suit or fewer (each follows suit while it can).
+        Not the trump ten where a side is sure of it (_ten_sure counts it)."""
+        if not self.tens_on or self.objective != SCORE:
+            return 0
+        fell = 0
+        s = 0
+        for s in range(4):
+            n = self.cash_n[s]
+            if not n or not (self.alive[s] >> TEN) & 1 or (sure >= 0 and s == self.trump):
+                continue
+            if (self.h[seat * 4 + s] >> TEN) & 1:
+                if self.bits[self.alive[s] >> TEN] <= n:  # the ten and the cards above it, all led
+                    fell += 1
+                continue
+            j = 1
+            for j in range(1, 4):
+                i = ((seat + j) & 3) * 4 + s
+                if (self.h[i] >> TEN) & 1 and self.bits[self.h[i]] <= n:
+                    fell += 1
+        return fell
+
 
     def _ten_sure(self):
         """The team sure to take the trump ten (the tens counted, the trump known): it holds

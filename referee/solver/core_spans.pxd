@@ -25,7 +25,7 @@ cdef class Spans(Table):
 
     @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
                    saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
-    cdef long long _sim(self, int side, int q, int sure) except? -1
+    cdef long long _sim(self, int side, int q, int sure, int fell) except? -1
 
     cdef int _aces_matter(self) noexcept
 

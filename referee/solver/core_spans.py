@@ -91,14 +91,15 @@ class Spans(Table):
         self.court_made = (saved >> 3) & 1
         self.ended = (saved >> 4) & 1
 
-    def _sim(self, side, q, sure):
+    def _sim(self, side, q, sure, fell):
         """The value if `side` wins the next q tricks and the other side every one after, by
         the deal's end rules (a court team plays on only while it wins); the tens still out
         go to the side winning the last tricks, but one to team `sure` (>= 0: the trump ten
-        it cannot lose), a bound either way: see _envelope."""
+        it cannot lose) and `fell` to `side` (tens that fall in its q tricks), a bound
+        either way: see _envelope."""
         key = (side | q << 1 | self.number << 5 | self.won[0] << 9 | self.won[1] << 13 | (self.first_seven + 1) << 17
                | self.play_on << 19 | self.court_made << 20 | self.tens[0] << 21 | self.tens[1] << 24
-               | self.team << 27 | (sure + 1) << 28)
+               | self.team << 27 | (sure + 1) << 28 | fell << 30)
         v = self.sims.get(key)
         if v is not None:
             return v
@@ -121,6 +122,7 @@ class Spans(Table):
                 break
         if sure >= 0:
             self.tens[sure] += 1
+        self.tens[side] += fell
         self.tens[side if q >= left else 1 - side] += 4 - self.tens[0] - self.tens[1]
         if self.objective == SCORE:
             v = self._value_now()

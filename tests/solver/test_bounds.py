@@ -67,7 +67,7 @@ def test_which_cashed_tricks_are_won_by_aces_is_known():
 def _decided_by_the_trump_ten(search, t):
     """_envelope's answer for `value >= t`, where the tricks and tens alone leave it open."""
     left = 14 - search.number
-    assert search._sim(1 - search.team, left, -1) < t <= search._sim(search.team, left, -1)
+    assert search._sim(1 - search.team, left, -1, 0) < t <= search._sim(search.team, left, -1, 0)
     return search._envelope(t) >> RES
 
 
@@ -100,7 +100,33 @@ def test_a_trump_above_the_ten_with_the_other_side_leaves_it_open():
     assert search._ten_sure() == -1
 
 
-@pytest.mark.parametrize("preset,seed", [("band-rang", 5), ("band-rang", 165), ("mendikot", 4), ("mendikot", 8)])
+def test_the_tens_that_fall_in_the_leaders_quick_tricks_are_its_sides():
+    """mendikot, trick 11, the tens 2-1: seat 2's quick trick is its own ten of hearts, the
+    highest heart out (no one holds a spade, the trump); leading it makes the third ten of
+    its side, a mendi (5) at the least. Another deal (seed 38, spades trumps, no spade out):
+    seat 1 cashes the ace and king of clubs and seat 0 must follow with its one club, the
+    ten: the third ten of seat 1's side."""
+    deal = random_position("mendikot", random.Random(0), 3, 0)
+    assert (deal.number, deal.to_play, deal.trump.suit, deal.tens_won) == (11, 2, "S", [2, 1])
+    assert _hands(deal) == ["4C 9D QD", "5C 7C JD", "3C 6C TH", "2D 5H 8D"]
+    search = _root(deal)
+    assert (search._cash(2, 0), search._fallen(2, -1)) == (1, 1)
+    assert search._sim(0, 1, -1, 0) < 5 <= search._sim(0, 1, -1, 1)  # the ten counted or not
+    assert search._envelope(5) >> RES == TRUE
+    deal = random_position("mendikot", random.Random(38), 3, 0)
+    assert (deal.number, deal.to_play, deal.trump.suit, deal.tens_won) == (11, 1, "S", [1, 2])
+    assert _hands(deal) == ["3H 7H TC", "2H AC KC", "5H 8H 9H", "3C 9C AD"]
+    search = _root(deal)
+    assert (search._cash(1, 0), search._fallen(1, -1)) == (2, 1)
+    assert search._sim(1, 2, -1, 0) < 5 <= search._sim(1, 2, -1, 1)
+    assert search._envelope(5) >> RES == TRUE
+    search.h[0 * 4 + 3] |= 1 << 0 | 1 << 2  # seat 0 with the 2 and 4 of clubs too: it may keep the ten
+    search.alive[3] |= 1 << 0 | 1 << 2
+    assert (search._cash(1, 0), search._fallen(1, -1)) == (2, 0)
+
+
+@pytest.mark.parametrize("preset,seed", [("band-rang", 5), ("band-rang", 165), ("mendikot", 4), ("mendikot", 8),
+                                         ("mendikot", 0), ("mendikot", 38)])
 def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, search_class):
     left = 4 if preset == "band-rang" else 3
     _same(random_position(preset, random.Random(seed), left, 0), "score", search_class)
