@@ -18,7 +18,8 @@ Its modules, by job:
                   trump_first_void.py, trump_hidden.py, trump_band.py, mapped from the
                   option by trump_modes.py; kernel.py, the trick-level rules themselves
                   as small functions over plain integers with the deal's settings (Rules),
-                  which those modules call and the solver's core compiles (core_kernel)
+                  and kernel_play.py, the face-down trump's reveals and what a seat may play,
+                  which those modules call and the solver's core compiles (core_kernel*)
     one deal      deal.py, the deal's state and its replay; its docstring maps the rules it
                   calls: dealing.py, legal.py, plays.py, voids.py, hidden.py, claims.py,
                   closing.py, ending.py, facts.py; violations.py (the breaches it finds)

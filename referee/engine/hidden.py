@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .kernel import (BAR_CALLER, BAR_NONE, BAR_NOT_CALLER_ON_LEAD, BAR_PAIR_CALLERS, REVEAL_FOLLOWED, REVEAL_OPPONENT,
-                     REVEAL_PLAYED, REVEAL_VOID, REVEAL_VOID_MUST, ask_obliges, reveal_at_play, reveal_bar)
-from .legal import CALLER_BARRED, check_turn, excluded, holds
+from .kernel_play import (BAR_CALLER, BAR_NONE, BAR_NOT_CALLER_ON_LEAD, BAR_PAIR_CALLERS, REVEAL_FOLLOWED,
+                          REVEAL_OPPONENT, REVEAL_PLAYED, REVEAL_VOID, REVEAL_VOID_MUST, ask_obliges, reveal_at_play,
+                          reveal_bar)
+from .legal import CALLER_BARRED, check_turn, excluded, may_play_hidden
 from .trump import REVEAL_RULES
 from .violations import Violation, add
 from .voids import Void, declare
@@ -88,7 +89,7 @@ def _follow_with_hidden(deal, seat: int, card: Card, i: int) -> None:
     if deal.number == 13:
         show(deal, seat, i, "last_card")
         return
-    if deal.hands is not None and holds(deal, seat, led, card) is not None:
+    if deal.hands is not None and not may_play_hidden(deal, seat):
         _hidden_card_played(deal, seat, card, i)
         return
     show(deal, seat, i, "followed")

@@ -2,11 +2,12 @@
 integers, for the engine and the solver alike.
 
 It holds the trick winner (trick.winner), the pile's pairs (pile.*), the end of a deal
-(end.*, R-4, R-30, end.tens-settled), the deciding pair (end.deciding-pair), and the
-face-down trump's reveals and the trumps they oblige (trump.hidden.*, trump.band.*).
+(end.*, R-4, R-30, end.tens-settled) and the deciding pair (end.deciding-pair); its second
+file, kernel_play.py (the solver's core_kernel_play), the face-down trump's reveals and the
+trumps they oblige (trump.hidden.*, trump.band.*) and what a seat may play (trick.follow).
 
 - The engine's rule modules (trick.py, collection.py, ending.py, pairs.py, legal.py,
-  hidden.py) import this file as Python and
+  hidden.py, plays.py) import this file as Python and
   call it with their cards' numbers; what they add is the record's side (events, rule ids
   in words, errors).
 - The solver's core (referee/solver/core_*.py) imports it as `core_kernel`: setup.py
@@ -25,8 +26,10 @@ core_codes (the compiled kernel's numbers are C, not names a module can import).
 Packed fields, each declared here once:
 
 - `deal_end`'s answer: E_ENDED, E_COURT, E_SETTLED, the first seven + 1 at E_FIRST;
-- the deciding pair's run (`pair_state`, `pair_step`): seat + 1, P_RUN, P_DEFERRED, and once
-  decided P_KIND, P_TEAM; P_ACE;
+- the deciding pair's run (`pair_state`, `pair_step`): seat + 1 (P_SEAT), P_RUN, P_DEFERRED,
+  and once decided P_KIND, P_TEAM; P_ACE;
+- the pile (`pile_state`, `pile_key`): the pile (PL_PILE), the last trick's winner + 1 at
+  PL_WINNER, its ace, established, collected at PL_ACE, PL_EST, PL_COLL, the run hot at PL_HOT;
 - a card on the table, one byte: rank (bits 0-3), suit (4-5), T_TRUMP (an active trump when
   played), T_DOWN (played face down); a trick's cards, one byte each in play order, card k
   at bits 8k (`table_card`, `trick_winner`).
@@ -74,19 +77,26 @@ KIND_PAIR = 1
 KIND_NO_PAIR = 2
 KIND_LAST = 3
 KIND_NAMES = (None, "deciding_pair", "no_pair", "last_trick")
-P_RUN = 3                # the run's length (2 bits); the seat + 1 in bits 0-2
+P_SEAT = 7               # the seat + 1 (bits 0-2)
+P_RUN = 3                # the run's length (2 bits)
 P_DEFERRED = 32
 P_KIND = 6               # KIND_* (2 bits)
 P_TEAM = 256
 P_ACE = 512
 
-# how the face-down trump is turned up at a play (reveal_at_play)
-REVEAL_NONE = 0
-REVEAL_OPPONENT = 1      # an opponent's show-out (trump.hidden.opponent): they must trump
-REVEAL_VOID = 2          # a show-out, band auto (R-14)
-REVEAL_VOID_MUST = 3     # ... auto_must_trump: the seat must trump
-REVEAL_FOLLOWED = 4      # the caller follows with it, band auto (R-23)
-REVEAL_PLAYED = 5        # the card itself is played (R-6, R-13)
+# the pile's state, packed (pile_state)
+PL_PILE = 15             # the tricks on the pile (bits 0-3)
+PL_WINNER = 4            # the last trick's winner + 1 (3 bits)
+PL_ACE = 7               # ... won with an ace
+PL_EST = 8               # ... after trumps were established
+PL_COLL = 9              # ... collected
+PL_HOT = 10              # the run is hot (pile.each-win)
+PL_BITS = 11
+
+# masks of fields by width
+MASK2 = 3
+MASK3 = 7
+MASK4 = 15
 
 # why a pair does not collect (pile_blocked), and the rule that says so
 BLOCK_NONE = 0
@@ -262,8 +272,8 @@ def pair_step(r, state, number, seat, ace, revealed_trick):
     won by `seat` (with an ace or not), and once the deal is decided its kind (KIND_* at
     P_KIND) and team (P_TEAM); P_ACE when the ace rule deferred the pair, restarted the run
     or decided it at this trick."""
-    run_by = (state & 7) - 1
-    run = (state >> P_RUN) & 3
+    run_by = (state & P_SEAT) - 1
+    run = (state >> P_RUN) & MASK2
     deferred = state & P_DEFERRED
     team = seat & 1
     why = 0
@@ -288,64 +298,6 @@ def pair_step(r, state, number, seat, ace, revealed_trick):
             return pair_state(run_by, run, deferred) | KIND_LAST << P_KIND | team * P_TEAM
         return pair_state(run_by, run, deferred) | KIND_NO_PAIR << P_KIND | r.callers * P_TEAM
     return pair_state(run_by, run, deferred) | why
-
-
-BAR_NONE, BAR_PAIR_CALLERS, BAR_CALLER, BAR_NOT_CALLER_ON_LEAD = 0, 1, 2, 3  # reveal_bar's answers
-
-
-def reveal_bar(r, seat, lead):
-    """While the trump lies face down, what bars `seat` from showing it (on its lead) or
-    asking for it: the callers' side under a deciding pair (trump.hidden.opponent), the
-    caller when band_caller_reveals is false (trump.band.caller-reveals), anyone but the
-    caller on lead (trump.hidden.lead); BAR_NONE when nothing does."""
-    if r.pairs and (seat & 1) == r.callers:
-        return BAR_PAIR_CALLERS
-    if r.no_caller_reveal and seat == r.caller:
-        return BAR_CALLER
-    if lead and seat != r.caller:
-        return BAR_NOT_CALLER_ON_LEAD
-    return BAR_NONE
-
-
-def may_reveal(r, seat, lead, can_follow):
-    """May `seat` show the face-down trump on its lead or ask for it now: nothing bars it
-    (reveal_bar), and an ask comes from a seat that cannot follow (trump.hidden.ask)?"""
-    if reveal_bar(r, seat, lead) != BAR_NONE:
-        return 0
-    return 1 if lead or not can_follow else 0
-
-
-def ask_obliges(r):
-    """Must the seat that asked for the face-down trump play a trump if it holds one (the
-    hidden trump; band, but in its auto form, R-13, R-14)?"""
-    return 1 if r.hidden_mode or r.band_reveal != BAND_AUTO else 0
-
-
-def must_trump(r, seat, asker, obliged, hidden):
-    """Must `seat`, out of the suit led, play a trump if it holds one: the asker, a seat a
-    show-out obliged (`obliged`), and while the trump lies face down every show-out under
-    band auto_must_trump (R-14) and an opponent's under a deciding pair (trump.hidden.opponent)?"""
-    if seat == asker or seat == obliged:
-        return 1
-    if hidden and (r.band_reveal == BAND_AUTO_MUST or (r.pairs and r.hidden_mode and (seat & 1) != r.callers)):
-        return 1
-    return 0
-
-
-def reveal_at_play(r, seat, k, off_suit, hidden_card):
-    """While the trump lies face down, a card is about to be placed at table index k by
-    `seat` (`off_suit`: not of the suit led; `hidden_card`: the face-down card itself): does
-    it turn the trump up first, and how (REVEAL_*)? An opponent's show-out under a deciding
-    pair (trump.hidden.opponent), any show-out under band auto (R-14; must trump under
-    auto_must_trump), the caller following with it under band auto (R-23), the card itself
-    played (R-6, R-13)."""
-    if k > 0 and off_suit and r.pairs and r.hidden_mode and (seat & 1) != r.callers:
-        return REVEAL_OPPONENT
-    if k > 0 and r.band_auto:
-        if off_suit:
-            return REVEAL_VOID_MUST if r.band_reveal == BAND_AUTO_MUST else REVEAL_VOID
-        return REVEAL_FOLLOWED if hidden_card else REVEAL_NONE
-    return REVEAL_PLAYED if hidden_card else REVEAL_NONE
 
 
 def pile_pair_open(last_winner, winner, hot, last_collected, last_established):
@@ -377,16 +329,20 @@ def pile_collects(number, pair, blocked):
     return 1 if number == 13 or (pair and blocked == BLOCK_NONE) else 0
 
 
+def pile_state(pile, last_winner, last_ace, last_established, last_collected, hot):
+    """The pile's state, packed in PL_BITS bits (PL_*)."""
+    return (pile | (last_winner + 1) << PL_WINNER | last_ace << PL_ACE | last_established << PL_EST
+            | last_collected << PL_COLL | hot << PL_HOT)
+
+
 def pile_key(r, pile, last_winner, last_ace, last_established, last_collected, hot):
-    """The pile's state as far as it can still matter, packed in 11 bits (pile, then the last
-    winner + 1 at 4, its ace at 7, established at 8, collected at 9, hot at 10): where no pair
-    can open on the next trick (pile_pair_open false whoever wins it), the last trick's winner
-    and how it was won matter no more; the ace only under pile.ace-on-ace. Positions reached
-    by different histories that agree here play on alike (the search's table key)."""
+    """The pile's state as far as it can still matter (pile_state): where no pair can open on
+    the next trick (pile_pair_open false whoever wins it), the last trick's winner and how it
+    was won matter no more; the ace only under pile.ace-on-ace. Positions reached by
+    different histories that agree here play on alike (the search's table key)."""
     if not (hot or (not last_collected and last_established)):
-        return pile | 1 << 9
-    return (pile | (last_winner + 1) << 4 | (last_ace if r.ace_on_ace else 0) << 7 | last_established << 8
-            | last_collected << 9 | hot << 10)
+        return pile | 1 << PL_COLL
+    return pile_state(pile, last_winner, last_ace if r.ace_on_ace else 0, last_established, last_collected, hot)
 
 
 def pile_hot(r, pair, collects, hot, blocked):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from .cards import Card
 from .errors import RecordError
-from .kernel import ask_obliges, may_reveal, must_trump
+from .kernel import SUIT_NUMBER
+from .kernel_play import L_HIDDEN, ask_obliges, legal_suits, may_reveal
 
 
 def slot(deal) -> int:
@@ -42,37 +43,54 @@ def excluded(deal, seat: int) -> Card | None:
     return deal.trump.card if deal.trump.is_hidden and seat == deal.caller else None
 
 
-def playable(deal, seat: int) -> list[Card]:
-    """The seat's cards it may play at all: the hidden card only as the caller's last."""
-    hand = deal.hands[seat]
-    if deal.trump.is_hidden and seat == deal.caller and deal.trump.card in hand and len(hand) > 1:
-        return [c for c in hand if c is not deal.trump.card]
-    return list(hand)
-
-
 def legal_plays(deal) -> list[Card] | None:
-    """The cards the seat to play may play now (None without hands)."""
+    """The cards the seat to play may play now (None without hands): the kernel's
+    legal_suits on the trick's state."""
     seat = deal.to_play
     if seat is None or deal.hands is None:
         return None
-    hand = playable(deal, seat)
+    hsuit = hidden_suit(deal)
+    return _cards(deal, seat, _allowed_now(deal, seat, hsuit), hsuit)
+
+
+def hidden_suit(deal) -> int:
+    """The face-down card's suit (a number) while it lies face down, else -1."""
     trump = deal.trump
-    if deal.position == 0:
-        trumps = [c for c in hand if c.suit == trump.suit] if deal.lead_must_trump else []
-        return sorted(trumps or hand)
-    follow = [c for c in hand if c.suit == deal.led]
-    if follow:
-        return sorted(follow)
-    if trump.is_hidden and trump.reveals_on_void and seat == deal.caller:
-        hand = list(deal.hands[seat])  # R-23: turned up just before the play, back in hand
-        follow = [c for c in hand if c.suit == deal.led]
-        if follow:
-            return follow
-    obliged = must_trump(deal.rules, seat, -1 if deal.asker is None else deal.asker,
-                         -1 if deal.must_trump is None else deal.must_trump, trump.is_hidden)
-    suit = trump.suit or trump.secret_suit
-    trumps = [c for c in hand if c.suit == suit] if obliged else []
-    return sorted(trumps or hand)
+    return SUIT_NUMBER[trump.card.suit] if trump.is_hidden and trump.card is not None else -1
+
+
+def may_play_hidden(deal, seat: int) -> bool:
+    """With hands: may `seat`, to play now, play the face-down card while it lies face
+    down (its last card, R-6; under band auto its only card of the suit led, R-23)?"""
+    return bool(_allowed_now(deal, seat, hidden_suit(deal)) & L_HIDDEN)
+
+
+def _allowed_now(deal, seat: int, hsuit: int) -> int:
+    """legal_suits for `seat` to play now."""
+    return _allowed(deal, seat, deal.position == 0, SUIT_NUMBER[deal.trump.suit], hsuit, int(deal.lead_must_trump),
+                    deal.asker)
+
+
+def _allowed(deal, seat: int, lead: bool, trump: int, hsuit: int, lmt: int, asker: int | None) -> int:
+    """legal_suits for `seat`'s hand with the trump (a number), the face-down card's suit,
+    lead_must_trump and the asker as given."""
+    hidden = deal.trump.card if hsuit >= 0 and seat == deal.caller else None
+    held = 0
+    for c in deal.hands[seat]:
+        if c is not hidden:
+            held |= 1 << (c.code >> 4)
+    return legal_suits(deal.rules, seat, int(lead), SUIT_NUMBER[deal.led], held, trump, hsuit, lmt,
+                       -1 if asker is None else asker, -1 if deal.must_trump is None else deal.must_trump)
+
+
+def _cards(deal, seat: int, allowed: int, hsuit: int) -> list[Card]:
+    """The cards of `seat`'s hand that legal_suits' answer `allowed` lets it play."""
+    hidden = deal.trump.card if hsuit >= 0 and seat == deal.caller else None
+    hand = deal.hands[seat]
+    out = [c for c in hand if (allowed >> (c.code >> 4)) & 1 and c is not hidden]
+    if allowed & L_HIDDEN and hidden in hand:
+        out.append(hidden)
+    return sorted(out)
 
 
 CALLER_BARRED = "trump.band.caller-reveals"
@@ -90,15 +108,13 @@ def can_reveal(deal) -> bool:
 
 def legal_after_reveal(deal) -> list[Card] | None:
     """With hands: what the seat to play could play if it showed (or asked for) the
-    hidden trump now: the shown card is back in the caller's hand, and the asker or
-    the caller on lead must then play a trump if they hold one."""
+    hidden trump now: the shown card is back in the caller's hand, the trump known, and
+    the caller on lead or the asker (ask_obliges) must then play a trump if they hold one."""
     if deal.hands is None or not can_reveal(deal):
         return None
-    seat, suit = deal.to_play, deal.trump.secret_suit
-    hand = list(deal.hands[seat])
-    obliged = ask_obliges(deal.rules)
-    trumps = [c for c in hand if c.suit == suit] if obliged else []
-    return sorted(trumps or hand)
+    seat, lead = deal.to_play, deal.position == 0
+    asker = seat if not lead and ask_obliges(deal.rules) else None
+    return _cards(deal, seat, _allowed(deal, seat, lead, SUIT_NUMBER[deal.trump.secret_suit], -1, int(lead), asker), -1)
 
 
 def plays_face_up(deal, card: Card) -> bool:

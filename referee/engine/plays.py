@@ -8,10 +8,12 @@ places a plain legal play itself.
 """
 from __future__ import annotations
 
-from .cards import SUIT_NAMES, Card
+from .cards import SUIT_NAMES, SUITS, Card
 from .errors import RecordError
 from .hidden import before_play, check_face_down, cite_face_up
-from .legal import check_turn, plays_face_up, slot
+from .kernel import SUIT_NUMBER
+from .kernel_play import follow_suit, ruff_suit
+from .legal import check_turn, hidden_suit, plays_face_up, slot
 from .trick import Played
 from .violations import Violation, add
 from .voids import contradict, declare
@@ -40,8 +42,9 @@ def play(deal, ev, i: int) -> None:
         if face_up:
             cite_face_up(deal, i)
     if k == 0:
-        if deal.lead_must_trump and card.suit != trump.suit:
-            declare(deal, "must_lead_trump_after_reveal", seat, trump.suit, i, card, None, i)
+        must = follow_suit(1, -1, SUIT_NUMBER[trump.suit], int(deal.lead_must_trump))
+        if must >= 0 and card.code >> 4 != must:
+            declare(deal, "must_lead_trump_after_reveal", seat, SUITS[must], i, card, None, i)
     elif face_down or card.suit != deal.slots[0].card.suit:
         _follow(deal, seat, card, face_down, i)
     deal.slots[k] = Played(seat, card, i, face_down, not face_down and card.suit == trump.suit)
@@ -79,13 +82,15 @@ def _follow(deal, seat: int, card: Card, face_down: bool, i: int) -> None:
         return
     if deal.trump_mode.set_by_void and trump.suit is None:
         _set_first_void(deal, card, seat, i)
-    revoke = declare(deal, "revoke", seat, led, i, card, led, i)
+    # the kernel's order of what must be played (legal_suits): the suit led, then a trump
+    revoke = declare(deal, "revoke", seat, SUITS[follow_suit(0, SUIT_NUMBER[led], -1, 0)], i, card, led, i)
+    must = ruff_suit(deal.rules, seat, SUIT_NUMBER[led], SUIT_NUMBER[trump.suit], hidden_suit(deal),
+                     -1 if deal.asker is None else deal.asker, -1 if deal.must_trump is None else deal.must_trump)
     # R-23: one failure, one breach. The obligation to trump binds only a player who
     # could not follow (with hands: known now; without: until a revoke is proven).
-    if (seat in (deal.asker, deal.must_trump) and trump.suit != led and card.suit != trump.suit
-            and not face_down and (deal.hands is None or revoke is None)):
+    if must >= 0 and card.code >> 4 != must and not face_down and (deal.hands is None or revoke is None):
         asked = deal.ask_void if seat == deal.asker else None
-        declare(deal, "must_trump_after_ask", seat, trump.suit, i, card, led, i, asked)
+        declare(deal, "must_trump_after_ask", seat, SUITS[must], i, card, led, i, asked)
 
 
 def _set_first_void(deal, card: Card, seat: int, i: int) -> None:

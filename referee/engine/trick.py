@@ -27,9 +27,16 @@ class Played(NamedTuple):
 def winning_play(plays: tuple[Play, ...], trump_suit: str | None) -> Play:
     """The play that wins the trick so far (the kernel's trick_winner: the highest active
     trump, else the highest card of the suit led; a face-down card never wins)."""
-    cards = 0
-    for p in reversed(plays):
-        cards = cards << 8 | p[CARD].code | p[TRUMP] << 6 | p[FACE_DOWN] << 7  # kernel.table_card's byte
+    # kernel.table_card's bytes (T_TRUMP is bit 6, T_DOWN bit 7); a whole trick (closing it)
+    # without a loop: about a sixth less time (bench in the README)
+    if len(plays) == 4:
+        (_, c0, _, d0, t0), (_, c1, _, d1, t1), (_, c2, _, d2, t2), (_, c3, _, d3, t3) = plays
+        cards = (c0.code | t0 << 6 | d0 << 7 | (c1.code | t1 << 6 | d1 << 7) << 8 | (c2.code | t2 << 6 | d2 << 7) << 16
+                 | (c3.code | t3 << 6 | d3 << 7) << 24)
+    else:
+        cards = 0
+        for p in reversed(plays):
+            cards = cards << 8 | p[CARD].code | p[TRUMP] << 6 | p[FACE_DOWN] << 7
     return plays[trick_winner(cards, len(plays), SUIT_NUMBER[trump_suit])]
 
 

@@ -2,7 +2,7 @@
 position.py): objectives, answers, moves, the deal's end modes and band reveals (the kernel's), the
 deciding pair's kinds, the table's sizes, and tables of 13-bit masks. Plain Python, never compiled:
 each compiled core module copies what it uses into C at its import (its .pxd says the types)."""
-from referee.engine import kernel as _kernel
+from referee.engine import kernel as _kernel, kernel_play as _play
 
 TRICKS = 0
 DEAL_TRICKS = 1
@@ -26,8 +26,52 @@ END_SEVEN, END_PILE, END_THIRTEEN, END_BID, END_PAIR = (_kernel.END_SEVEN, _kern
 BAND_ASK, BAND_AUTO, BAND_AUTO_MUST = _kernel.BAND_ASK, _kernel.BAND_AUTO, _kernel.BAND_AUTO_MUST
 KIND_NONE, KIND_PAIR, KIND_NO_PAIR, KIND_LAST = _kernel.KIND_NONE, _kernel.KIND_PAIR, _kernel.KIND_NO_PAIR, _kernel.KIND_LAST
 E_ENDED, E_COURT, E_FIRST = _kernel.E_ENDED, _kernel.E_COURT, _kernel.E_FIRST  # kernel.deal_end's answer
-REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST = _kernel.REVEAL_NONE, _kernel.REVEAL_OPPONENT, _kernel.REVEAL_VOID_MUST
-P_RUN, P_DEFERRED, P_KIND, P_TEAM = _kernel.P_RUN, _kernel.P_DEFERRED, _kernel.P_KIND, _kernel.P_TEAM  # kernel.pair_step's
+L_HIDDEN = _play.L_HIDDEN  # kernel_play.legal_suits': the face-down card may be played
+REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST = _play.REVEAL_NONE, _play.REVEAL_OPPONENT, _play.REVEAL_VOID_MUST
+P_SEAT, P_RUN, P_DEFERRED, P_KIND, P_TEAM = _kernel.P_SEAT, _kernel.P_RUN, _kernel.P_DEFERRED, _kernel.P_KIND, _kernel.P_TEAM
+PL_PILE, PL_WINNER, PL_ACE, PL_EST, PL_COLL, PL_HOT, PL_BITS = (_kernel.PL_PILE, _kernel.PL_WINNER, _kernel.PL_ACE,
+                                                                _kernel.PL_EST, _kernel.PL_COLL, _kernel.PL_HOT,
+                                                                _kernel.PL_BITS)  # kernel.pile_state's
+MASK2, MASK3, MASK4 = _kernel.MASK2, _kernel.MASK3, _kernel.MASK4
+
+# The core's own packed words, each field's shift declared here once (its width: MASK*).
+# A move's undo word (State._saved): the trump + 1 (bits 0-2), the trump face down, shown, the
+# trick it was shown in (4 bits), the table index it was shown before (3), the asker + 1 (3),
+# the seat that must trump + 1 (3), lead_must_trump; a trick saves it with its table index
+# (3 bits at SV_TK) before it closes (Trick._close_do).
+SV_HIDDEN = 3
+SV_REVEALED = 4
+SV_REVEALED_TRICK = 5
+SV_REVEAL_K = 9
+SV_ASKER = 12
+SV_MUST = 15
+SV_LMT = 18
+SV_TK = 19
+# The tally a trick saves before it closes: tricks won by team 0 (bits 0-3), by team 1 (4
+# bits), the first seven + 1 (2), each team's tens (3 each); then the pile's tens (3), the
+# play-on, the court made, the deal ended, the leader (2). Its first 16 bits are also the key
+# of an outcome (State._value_now), with the deciding pair's kind (2 bits) and team, and the
+# team valued.
+TL_WON1 = 4
+TL_FIRST = 8
+TL_TENS0 = 10
+TL_TENS1 = 13
+TL_PILE_TENS = 16
+TL_PLAY_ON = 19
+TL_COURT = 20
+TL_ENDED = 21
+TL_LEADER = 22
+OK_KIND = 16
+OK_WINNER = 18
+OK_TEAM = 19
+# A card on the table as position.load passes it: its flags
+TABLE_TRUMP = 1          # an active trump when played
+TABLE_DOWN = 2           # played face down
+# The order of the move list (core_moves): a lead by its weight, then suit, then rank; a
+# card that does not follow by its key, then suit (2 bits).
+LEAD_SUIT = 4
+LEAD_WEIGHT = 6
+OTHER_SUIT = 2
 
 
 PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)

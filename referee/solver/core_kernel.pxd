@@ -11,9 +11,10 @@ cdef int SEAL_ANY, SEAL_TRUMP
 cdef int END_SEVEN, END_PILE, END_BID
 cdef int E_ENDED, E_COURT, E_FIRST, E_SETTLED
 cdef int KIND_PAIR, KIND_NO_PAIR, KIND_LAST
-cdef int P_RUN, P_DEFERRED, P_KIND, P_TEAM, P_ACE
+cdef int P_SEAT, P_RUN, P_DEFERRED, P_KIND, P_TEAM, P_ACE
+cdef int PL_PILE, PL_WINNER, PL_ACE, PL_EST, PL_COLL, PL_HOT, PL_BITS
+cdef int MASK2, MASK3, MASK4
 cdef int BAND_AUTO, BAND_AUTO_MUST
-cdef int REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID, REVEAL_VOID_MUST, REVEAL_FOLLOWED, REVEAL_PLAYED
 cdef int BLOCK_NONE, BLOCK_FIRST_PAIR, BLOCK_NO_COLLECT, BLOCK_ACE_ON_ACE, BLOCK_ANY_ACE, BLOCK_TRUMP_ACE
 
 
@@ -43,21 +44,13 @@ cpdef int pair_state(int run_by, int run, int deferred) noexcept
 @cython.locals(run_by=cython.int, run=cython.int, deferred=cython.int, team=cython.int, why=cython.int)
 cpdef int pair_step(Rules r, int state, int number, int seat, int ace, int revealed_trick) noexcept
 
-cpdef int reveal_bar(Rules r, int seat, int lead) noexcept
-
-cpdef int may_reveal(Rules r, int seat, int lead, int can_follow) noexcept
-
-cpdef int ask_obliges(Rules r) noexcept
-
-cpdef int must_trump(Rules r, int seat, int asker, int obliged, int hidden) noexcept
-
-cpdef int reveal_at_play(Rules r, int seat, int k, int off_suit, int hidden_card) noexcept
-
 cpdef int pile_pair_open(int last_winner, int winner, int hot, int last_collected, int last_established) noexcept
 
 cpdef int pile_blocked(Rules r, int number, int rank, int suit, int trump, int last_ace) noexcept
 
 cpdef int pile_collects(int number, int pair, int blocked) noexcept
+
+cpdef int pile_state(int pile, int last_winner, int last_ace, int last_established, int last_collected, int hot) noexcept
 
 cpdef int pile_key(Rules r, int pile, int last_winner, int last_ace, int last_established, int last_collected, int hot) noexcept
 

@@ -4,10 +4,10 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_kernel cimport may_reveal, must_trump
+from referee.solver.core_kernel_play cimport legal_suits, may_reveal
 from referee.solver.core_trick cimport Trick
 
-cdef int REVEAL
+cdef int L_HIDDEN, LEAD_SUIT, LEAD_WEIGHT, OTHER_SUIT, REVEAL
 
 
 cdef class Moves(Trick):
@@ -31,12 +31,12 @@ cdef class Moves(Trick):
     @cython.locals(seat=cython.int, base=cython.int, n=cython.int, i=cython.int)
     cdef int _gen(self, int ply, int hint) noexcept
 
-    @cython.locals(b=cython.int)
-    cdef int _only_hidden_card(self, int seat) noexcept
+    @cython.locals(b=cython.int, held=cython.int)
+    cdef int _allowed(self, int seat, int lead, int led) noexcept
 
-    @cython.locals(b=cython.int, tr=cython.int, lho=cython.int, partner=cython.int, rho=cython.int, only=cython.int,
+    @cython.locals(b=cython.int, tr=cython.int, lho=cython.int, partner=cython.int, rho=cython.int,
                    n=cython.int, s=cython.int, m=u64, a=u64, g=cython.int, top=cython.int, first=cython.int,
-                   second=cython.int, lh=cython.int, rh=cython.int, ph=cython.int, side=cython.int,
+                   second=cython.int, allowed=cython.int, lh=cython.int, rh=cython.int, ph=cython.int, side=cython.int,
                    lho_ruffs=cython.int, rho_ruffs=cython.int, partner_ruffs=cython.int, delta=cython.int,
                    opp_high=cython.int, i=cython.int, r=cython.int, hi=cython.int, rank=cython.int, safe=cython.int,
                    wins=cython.int, w=cython.int, left=cython.int)
@@ -47,5 +47,5 @@ cdef class Moves(Trick):
 
     @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
                    ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,
-                   band_card=cython.int, tr=cython.int, osuit=cython.int, obliged=cython.int, s=cython.int)
+                   allowed=cython.int, tr=cython.int, s=cython.int)
     cdef int _follows(self, int seat, int base) noexcept

@@ -1,8 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
 """The core search's moves (core.py): what the seat to play may play, one card per run of
 touching cards, asks and reveals where the rules make them moves, likely best first."""
-from .core_codes import REVEAL
-from .core_kernel import may_reveal, must_trump
+from .core_codes import L_HIDDEN, LEAD_SUIT, LEAD_WEIGHT, OTHER_SUIT, REVEAL
+from .core_kernel_play import legal_suits, may_reveal
 from .core_trick import Trick
 
 
@@ -82,18 +82,22 @@ class Moves(Trick):
                     break
         return n
 
-    def _only_hidden_card(self, seat):
-        """The caller's face-down card is their last card (R-6): the one play."""
+    def _allowed(self, seat, lead, led):
+        """What the seat may play (the kernel's legal_suits): its suits (bits 0-3) and
+        L_HIDDEN, the face-down card."""
         b = seat * 4
-        return (self.hidden and seat == self.r.caller
-                and not (self.h[b] | self.h[b + 1] | self.h[b + 2] | self.h[b + 3]))
+        held = ((1 if self.h[b] else 0) | (2 if self.h[b + 1] else 0) | (4 if self.h[b + 2] else 0)
+                | (8 if self.h[b + 3] else 0))
+        return legal_suits(self.r, seat, lead, led, held, self.trump, self.hsuit if self.hidden else -1, self.lmt,
+                           self.asker, self.must_trump)
 
     def _leads(self, seat, base):
         """Leads, one per run, weighted as DDS weighs them (Moves.cpp, WeightAllocTrump0):
         a suit where the opponents have few cards to choose from, the partner can ruff or
         holds the top, no opponent ruffs or sits over it with a high card; a lead that wins
         the trick before one that does not, high from a top sequence, low otherwise."""
-        if self._only_hidden_card(seat):
+        allowed = self._allowed(seat, 1, -1)
+        if allowed == L_HIDDEN:
             self.mv[base] = self.hsuit * 13 + self.hrank
             return 1
         b = seat * 4
@@ -101,14 +105,11 @@ class Moves(Trick):
         lho = (seat + 1) & 3
         partner = (seat + 2) & 3
         rho = (seat + 3) & 3
-        only = -1
-        if self.lmt and tr >= 0 and self.h[b + tr]:
-            only = tr  # R-13: the caller who showed the trump on lead leads one
         n = 0
         s = 0
         for s in range(4):
             m = self.h[b + s]
-            if not m or (only >= 0 and s != only):
+            if not (allowed >> s) & 1:
                 continue
             a = self.alive[s]
             g = self._groups(m, a, s)
@@ -167,7 +168,7 @@ class Moves(Trick):
                     w = delta + 34 + rank
                 else:
                     w = delta + 17 - r
-                n = self._add(base, n, (200 - w) * 64 + s * 16 + r, s * 13 + r)
+                n = self._add(base, n, (200 - w) << LEAD_WEIGHT | s << LEAD_SUIT | r, s * 13 + r)
         return n
 
     def _holder(self, s, r):
@@ -180,7 +181,7 @@ class Moves(Trick):
     def _follows(self, seat, base):
         b = seat * 4
         led = self.tsuit[self.tb + 0]
-        m = self.h[b + led]
+        allowed = self._allowed(seat, 0, led)
         wk = self._winner()
         ws = self.tseat[self.tb + wk]
         wsu = self.tsuit[self.tb + wk]
@@ -188,31 +189,23 @@ class Moves(Trick):
         ours = (ws & 1) == (seat & 1)
         n = 0
         i = 0
-        if m:
-            g = self._groups(m, self.alive[led], led)
+        if allowed == 1 << led:
+            g = self._groups(self.h[b + led], self.alive[led], led)
             for i in range(g):
                 r = self.glo[i]
                 key = r + (20 if not ours and wsu == led and r < wr else 0)
                 n = self._add(base, n, key, led * 13 + r)
             return n
-        band_card = self.hidden and self.r.band_auto and seat == self.r.caller
-        if band_card and self.hsuit == led:
-            self.mv[base] = led * 13 + self.hrank  # R-23: follows with the face-down card
-            return 1
-        if self._only_hidden_card(seat):
+        if allowed == L_HIDDEN:  # the face-down card: the caller's last (R-6), or it follows suit (R-23)
             self.mv[base] = self.hsuit * 13 + self.hrank
             return 1
         tr = self.trump
-        osuit = tr if tr >= 0 else self.secret
-        obliged = must_trump(self.r, seat, self.asker, self.must_trump, self.hidden)
-        if obliged and osuit >= 0 and not (self.h[b + osuit] or (band_card and self.hsuit == osuit)):
-            obliged = 0
         s = 0
         for s in range(4):
-            m = self.h[b + s]
-            if band_card and s == self.hsuit:
+            m = self.h[b + s] if (allowed >> s) & 1 else 0
+            if allowed & L_HIDDEN and s == self.hsuit:
                 m |= 1 << self.hrank
-            if not m or (obliged and s != osuit):
+            if not m:
                 continue
             g = self._groups(m, self.alive[s], s)
             for i in range(g):
@@ -226,7 +219,7 @@ class Moves(Trick):
                         key = r
                 else:
                     key = r if ours else 20 + r
-                n = self._add(base, n, key * 4 + s, s * 13 + r)
+                n = self._add(base, n, key << OTHER_SUIT | s, s * 13 + r)
         return n
 
     def legal(self):

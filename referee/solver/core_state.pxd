@@ -4,14 +4,20 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_kernel cimport Rules, ask_obliges, reveal_at_play, rules_like, table_card, trick_winner
+from referee.solver.core_kernel cimport Rules, rules_like, table_card, trick_winner
+from referee.solver.core_kernel_play cimport ask_obliges, reveal_at_play
 
 cdef int ACE
+cdef int MASK3, MASK4
+cdef int OK_KIND, OK_TEAM, OK_WINNER
 cdef u64 RELMASK
 cdef int REVEAL
 cdef int REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST
 cdef int SCORE
+cdef int SV_ASKER, SV_HIDDEN, SV_LMT, SV_MUST, SV_REVEAL_K, SV_REVEALED, SV_REVEALED_TRICK
+cdef int TABLE_DOWN, TABLE_TRUMP
 cdef int TEN
+cdef int TL_FIRST, TL_TENS0, TL_TENS1, TL_WON1
 cdef int TRICKS
 
 

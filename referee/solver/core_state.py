@@ -3,8 +3,12 @@
 on the table, the trump and its state, the tally, the pile, the deciding-pair run; playing a
 move and taking it back. Compiled with the other core modules where the install finds a C
 compiler (the C types in core_state.pxd); plain Python otherwise."""
-from .core_codes import ACE, BITS, HIGH, LOW, ONES, RELMASK, REVEAL, REVEAL_NONE, REVEAL_OPPONENT, REVEAL_VOID_MUST, SCORE, TEN, TRICKS, UP
-from .core_kernel import ask_obliges, reveal_at_play, rules_like, table_card, trick_winner
+from .core_codes import (ACE, BITS, HIGH, LOW, MASK3, MASK4, OK_KIND, OK_TEAM, OK_WINNER, ONES, RELMASK, REVEAL, REVEAL_NONE,
+                         REVEAL_OPPONENT, REVEAL_VOID_MUST, SCORE, SV_ASKER, SV_HIDDEN, SV_LMT, SV_MUST, SV_REVEAL_K,
+                         SV_REVEALED, SV_REVEALED_TRICK, TABLE_DOWN, TABLE_TRUMP, TEN, TL_FIRST, TL_TENS0, TL_TENS1,
+                         TL_WON1, TRICKS, UP)
+from .core_kernel import rules_like, table_card, trick_winner
+from .core_kernel_play import ask_obliges, reveal_at_play
 
 
 class State:
@@ -68,7 +72,7 @@ class State:
             self.tseat[self.tb + i] = seat
             self.tsuit[self.tb + i] = suit
             self.trank[self.tb + i] = rank
-            self.tcard[number] |= table_card(suit, rank, flags & 1, flags & 2) << (8 * i)
+            self.tcard[number] |= table_card(suit, rank, flags & TABLE_TRUMP, flags & TABLE_DOWN) << (8 * i)
             self.alive[suit] |= 1 << rank
         self.trump, self.secret, self.hidden = trump, secret, hidden
         self.hsuit = hidden_card // 13 if hidden_card >= 0 else -1
@@ -119,23 +123,25 @@ class State:
         self.lens += self.ones[i]
 
     def _saved(self):
-        return ((self.trump + 1) | self.hidden << 3 | self.revealed << 4 | self.revealed_trick << 5
-                | self.reveal_k << 9 | (self.asker + 1) << 12 | (self.must_trump + 1) << 15 | self.lmt << 18)
+        """The trump's state and the trick's obligations, packed (SV_*): `_restore` takes them back."""
+        return ((self.trump + 1) | self.hidden << SV_HIDDEN | self.revealed << SV_REVEALED
+                | self.revealed_trick << SV_REVEALED_TRICK | self.reveal_k << SV_REVEAL_K | (self.asker + 1) << SV_ASKER
+                | (self.must_trump + 1) << SV_MUST | self.lmt << SV_LMT)
 
     def _restore(self, v):
-        hidden = (v >> 3) & 1
+        hidden = (v >> SV_HIDDEN) & 1
         if hidden and not self.hidden:
             i = self.r.caller * 4 + self.hsuit
             self.h[i] &= RELMASK ^ (1 << self.hrank)
             self.lens -= self.ones[i]
-        self.trump = (v & 7) - 1
+        self.trump = (v & MASK3) - 1
         self.hidden = hidden
-        self.revealed = (v >> 4) & 1
-        self.revealed_trick = (v >> 5) & 15
-        self.reveal_k = (v >> 9) & 7
-        self.asker = ((v >> 12) & 7) - 1
-        self.must_trump = ((v >> 15) & 7) - 1
-        self.lmt = (v >> 18) & 1
+        self.revealed = (v >> SV_REVEALED) & 1
+        self.revealed_trick = (v >> SV_REVEALED_TRICK) & MASK4
+        self.reveal_k = (v >> SV_REVEAL_K) & MASK3
+        self.asker = ((v >> SV_ASKER) & MASK3) - 1
+        self.must_trump = ((v >> SV_MUST) & MASK3) - 1
+        self.lmt = (v >> SV_LMT) & 1
 
     def _do(self, m, ply):
         """Play move m for the seat to play (a card, or REVEAL); `_undo(m, ply)` takes it back."""
@@ -179,8 +185,8 @@ class State:
         self._restore(self.sv[ply])
 
     def _value_now(self):
-        key = (self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.tens[0] << 10
-               | self.tens[1] << 13 | self.pkind << 16 | self.pwinner << 18 | self.team << 19)
+        key = (self.won[0] | self.won[1] << TL_WON1 | (self.first_seven + 1) << TL_FIRST | self.tens[0] << TL_TENS0
+               | self.tens[1] << TL_TENS1 | self.pkind << OK_KIND | self.pwinner << OK_WINNER | self.team << OK_TEAM)
         v = self.outcomes.get(key)
         if v is None:
             v = self.outcome(self.won[0], self.won[1], self.first_seven, self.tens[0], self.tens[1],

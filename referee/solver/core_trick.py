@@ -2,8 +2,11 @@
 """How a trick closes and when the deal ends, in the core search (core.py): who collects, the
 pile and its run (pile.*), tens, the end modes (end.*), the deciding pair, each closing
 taken back after the search below it."""
-from .core_codes import ACE, E_COURT, E_ENDED, E_FIRST, END_PAIR, KIND_NONE, P_DEFERRED, P_KIND, P_RUN, P_TEAM, TEN, TRICKS
-from .core_kernel import deal_end, pair_state, pair_step, pile_blocked, pile_collects, pile_hot, pile_pair_open
+from .core_codes import (ACE, E_COURT, E_ENDED, E_FIRST, END_PAIR, KIND_NONE, MASK2, MASK3, MASK4, P_DEFERRED, P_KIND,
+                         P_RUN, P_SEAT, P_TEAM, PL_ACE, PL_BITS, PL_COLL, PL_EST, PL_HOT, PL_PILE, PL_WINNER, SV_TK, TEN,
+                         TL_COURT, TL_ENDED, TL_FIRST, TL_LEADER, TL_PILE_TENS, TL_PLAY_ON, TL_TENS0, TL_TENS1, TL_WON1,
+                         TRICKS)
+from .core_kernel import deal_end, pair_state, pair_step, pile_blocked, pile_collects, pile_hot, pile_pair_open, pile_state
 from .core_state import State
 
 
@@ -25,14 +28,12 @@ class Trick(State):
             if j != wk and self.tsuit[self.tb + j] == wsu:
                 rel = self.up[wsu * 13 + wr]
         self.closed_rel = rel
-        self.cs[3 * number] = (self.leader | self.won[0] << 2 | self.won[1] << 6 | self.tens[0] << 10
-                               | self.tens[1] << 13 | self.pile_tens << 16 | (self.first_seven + 1) << 19
-                               | self.play_on << 21 | self.court_made << 22 | self.ended << 23)
-        self.cs[3 * number + 1] = (self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8
-                                   | self.pcoll << 9 | self.hot << 10 | (self.run_by + 1) << 11 | self.run << 14
-                                   | self.deferred << 16 | self.pkind << 17 | self.pwinner << 19)
-        self.cs[3 * number + 2] = ((self.asker + 1) | (self.must_trump + 1) << 3 | self.lmt << 6
-                                   | self.reveal_k << 7 | self.tk << 10)
+        self.cs[3 * number] = (self.won[0] | self.won[1] << TL_WON1 | (self.first_seven + 1) << TL_FIRST
+                               | self.tens[0] << TL_TENS0 | self.tens[1] << TL_TENS1 | self.pile_tens << TL_PILE_TENS
+                               | self.play_on << TL_PLAY_ON | self.court_made << TL_COURT | self.ended << TL_ENDED
+                               | self.leader << TL_LEADER)
+        self.cs[3 * number + 1] = self._pile_word() | self._pair_word() << PL_BITS
+        self.cs[3 * number + 2] = self._saved() | self.tk << SV_TK
         for j in range(4):
             self.alive[self.tsuit[self.tb + j]] ^= 1 << self.trank[self.tb + j]
         taken = 1
@@ -68,37 +69,50 @@ class Trick(State):
         v = self.cs[3 * number]
         self.number = number
         self.tb = 4 * number
-        self.leader = v & 3
-        self.won[0] = (v >> 2) & 15
-        self.won[1] = (v >> 6) & 15
-        self.tens[0] = (v >> 10) & 7
-        self.tens[1] = (v >> 13) & 7
-        self.pile_tens = (v >> 16) & 7
-        self.first_seven = ((v >> 19) & 3) - 1
-        self.play_on = (v >> 21) & 1
-        self.court_made = (v >> 22) & 1
-        self.ended = (v >> 23) & 1
+        self.won[0] = v & MASK4
+        self.won[1] = (v >> TL_WON1) & MASK4
+        self.first_seven = ((v >> TL_FIRST) & MASK2) - 1
+        self.tens[0] = (v >> TL_TENS0) & MASK3
+        self.tens[1] = (v >> TL_TENS1) & MASK3
+        self.pile_tens = (v >> TL_PILE_TENS) & MASK3
+        self.play_on = (v >> TL_PLAY_ON) & 1
+        self.court_made = (v >> TL_COURT) & 1
+        self.ended = (v >> TL_ENDED) & 1
+        self.leader = (v >> TL_LEADER) & MASK2
         v = self.cs[3 * number + 1]
-        self.pile = v & 15
-        self.pw = ((v >> 4) & 7) - 1
-        self.pace = (v >> 7) & 1
-        self.pest = (v >> 8) & 1
-        self.pcoll = (v >> 9) & 1
-        self.hot = (v >> 10) & 1
-        self.run_by = ((v >> 11) & 7) - 1
-        self.run = (v >> 14) & 3
-        self.deferred = (v >> 16) & 1
-        self.pkind = (v >> 17) & 3
-        self.pwinner = (v >> 19) & 1
+        self._set_pile(v)
+        self._set_pair(v >> PL_BITS)
         v = self.cs[3 * number + 2]
-        self.asker = (v & 7) - 1
-        self.must_trump = ((v >> 3) & 7) - 1
-        self.lmt = (v >> 6) & 1
-        self.reveal_k = (v >> 7) & 7
-        self.tk = (v >> 10) & 7
+        self._restore(v)
+        self.tk = (v >> SV_TK) & MASK3
         j = 0
         for j in range(4):
             self.alive[self.tsuit[self.tb + j]] |= 1 << self.trank[self.tb + j]
+
+    def _pile_word(self):
+        """The pile's state, packed (the kernel's pile_state)."""
+        return pile_state(self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
+
+    def _set_pile(self, v):
+        """The pile's state from `_pile_word`'s."""
+        self.pile = v & PL_PILE
+        self.pw = ((v >> PL_WINNER) & MASK3) - 1
+        self.pace = (v >> PL_ACE) & 1
+        self.pest = (v >> PL_EST) & 1
+        self.pcoll = (v >> PL_COLL) & 1
+        self.hot = (v >> PL_HOT) & 1
+
+    def _pair_word(self):
+        """The deciding pair's run and kind, packed (the kernel's pair_state, P_KIND, P_TEAM)."""
+        return pair_state(self.run_by, self.run, self.deferred) | self.pkind << P_KIND | self.pwinner * P_TEAM
+
+    def _set_pair(self, v):
+        """The deciding pair's run and kind from `_pair_word`'s (or pair_step's)."""
+        self.run_by = (v & P_SEAT) - 1
+        self.run = (v >> P_RUN) & MASK2
+        self.deferred = 1 if v & P_DEFERRED else 0
+        self.pkind = (v >> P_KIND) & MASK2
+        self.pwinner = 1 if v & P_TEAM else 0
 
     def _pile_trick(self, number, ws, wsu, wr, wk):
         """Double Sir's pile (pile.*): the trick goes on the pile; the same player winning two
@@ -142,12 +156,5 @@ class Trick(State):
         """Band Rang's run (end.deciding-pair, end.deciding-pair-ace): True when a pair decides."""
         state = pair_step(self.r, pair_state(self.run_by, self.run, self.deferred), number, ws, ace,
                           self.revealed_trick if self.revealed else -1)
-        self.run_by = (state & 7) - 1
-        self.run = (state >> P_RUN) & 3
-        self.deferred = 1 if state & P_DEFERRED else 0
-        kind = (state >> P_KIND) & 3
-        if kind == KIND_NONE:
-            return 0
-        self.pkind = kind
-        self.pwinner = 1 if state & P_TEAM else 0
-        return 1
+        self._set_pair(state)
+        return 0 if self.pkind == KIND_NONE else 1

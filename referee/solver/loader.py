@@ -26,8 +26,9 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
-MODULES = ("core_kernel", "core_state", "core_trick", "core_moves", "core_table", "core_spans", "core_bounds", "core")
-PY = {"core_kernel": "../engine/kernel.py"}  # the rule kernel is the engine's file (engine/kernel.py)
+MODULES = ("core_kernel", "core_kernel_play", "core_state", "core_trick", "core_moves", "core_table", "core_spans",
+           "core_bounds", "core")
+PY = {"core_kernel": "../engine/kernel.py", "core_kernel_play": "../engine/kernel_play.py"}  # the rule kernel: the engine's files
 SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 PYTHON = __name__.rpartition(".")[0] + ".python_core"
 

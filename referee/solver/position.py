@@ -7,7 +7,7 @@ the tests check it against a plain search through the engine's `push`.
 """
 from __future__ import annotations
 
-from .core_codes import KIND_NONE, REVEAL
+from .core_codes import KIND_NONE, REVEAL, TABLE_DOWN, TABLE_TRUMP
 from ..engine.cards import DECK, SUITS, Card
 from ..engine.deal import Deal
 from ..engine.ending import sweep
@@ -40,7 +40,7 @@ def load(search, deal: Deal, team: int) -> None:
     table = []
     for p in deal.slots[:deal.position]:
         card = p[1]
-        table.append((p[0], card.index // 13, card.strength, (1 if p[4] else 0) | (2 if p[3] else 0)))
+        table.append((p[0], card.index // 13, card.strength, (TABLE_TRUMP if p[4] else 0) | (TABLE_DOWN if p[3] else 0)))
     secret = trump.secret_suit if trump.trump_mode.concealed else None
     revealed = trump.revealed is not None
     reveal_k = deal.trick_reveal["after_cards"] if deal.trick_reveal else (0 if revealed else 4)

@@ -306,6 +306,15 @@ def test_r23_a_void_caller_may_play_the_face_down_card_of_another_suit(reveal, w
     assert v["next"]["to_play"] == 0  # nobody took the trick back: seat 0's 2C is a trump and wins
 
 
+@pytest.mark.parametrize("reveal", ["auto_must_trump", "auto", "ask"])
+def test_the_band_caller_who_may_show_on_lead_is_told_the_trumps_it_must_then_lead(reveal):
+    # seat 0 (the caller) may show its face-down 2C on its lead; then it must lead a club
+    # (R-13), under band auto too, where no ask obliges: legal_after_reveal says so
+    clubs = ["2C", "JC", "QC", "KC"]
+    assert band("", BAND_HANDS, reveal=reveal)["next"]["legal_after_reveal"] == clubs
+    assert band("0:?", BAND_HANDS, reveal=reveal)["next"]["legal"] == clubs
+
+
 @pytest.mark.parametrize("reveal", ["auto_must_trump", "auto"])
 def test_r23_the_face_down_card_as_the_only_card_of_the_suit_led_is_legal(reveal):
     before = band(TO_TRICK_TWO, ONLY_SPADE, hidden="2S", reveal=reveal)

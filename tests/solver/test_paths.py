@@ -50,13 +50,14 @@ def test_the_rule_kernel_is_the_engines_file_on_both_paths():
     engine's own) as Python; the compiled core runs it compiled as core_kernel, built from
     that very file (the digest covers it)."""
     loader.python_search()
-    python_kernel = importlib.import_module(loader.PYTHON + ".core_kernel")
-    assert Path(python_kernel.__file__).resolve() == ROOT / "referee" / "engine" / "kernel.py"
-    assert loader.source("core_kernel").resolve() == ROOT / "referee" / "engine" / "kernel.py"
-    assert "../engine/kernel.py" in loader.SOURCES
-    if loader.COMPILED:
-        from referee.solver import core_kernel
-        assert Path(core_kernel.__file__).name.startswith("core_kernel.cpython")
+    for module, file in (("core_kernel", "kernel.py"), ("core_kernel_play", "kernel_play.py")):
+        python_kernel = importlib.import_module(loader.PYTHON + "." + module)
+        assert Path(python_kernel.__file__).resolve() == ROOT / "referee" / "engine" / file
+        assert loader.source(module).resolve() == ROOT / "referee" / "engine" / file
+        assert "../engine/" + file in loader.SOURCES
+        if loader.COMPILED:
+            compiled = importlib.import_module("referee.solver." + module)
+            assert Path(compiled.__file__).name.startswith(module + ".cpython")
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
@@ -105,16 +106,40 @@ def test_both_kernels_reveal_the_trump_alike(preset, mode, band, caller_reveals,
         pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
     from referee.engine import kernel
     from referee.solver import core_kernel
+    from referee.engine import kernel_play
+    from referee.solver import core_kernel_play
     options = resolve(preset, {"band_reveal": band, "band_caller_reveals": caller_reveals})
     python = kernel.rules_of(options, mode, caller, caller & 1, 0)
     compiled = core_kernel.rules_like(python)
     first, second, hidden = flags
-    for kern, rules in ((kernel, python), (core_kernel, compiled)):
+    for kern, rules in ((kernel_play, python), (core_kernel_play, compiled)):
         got = (kern.may_reveal(rules, seat, k == 0, first), kern.must_trump(rules, seat, asker, obliged, hidden),
                kern.reveal_at_play(rules, seat, k, first, second), kern.ask_obliges(rules))
-        if kern is kernel:
+        if kern is kernel_play:
             expected = got
     assert got == expected
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(preset=st.sampled_from(["hidden-rung", "band-rang", "mendikot", "court-piece"]),
+       mode=st.sampled_from(["called", "hidden", "band"]), band=st.sampled_from(["ask", "auto", "auto_must_trump"]),
+       caller=st.integers(0, 3), seat=st.integers(0, 3), lead=st.booleans(), led=st.integers(0, 3),
+       held=st.integers(0, 15), trump=st.integers(-1, 3), hsuit=st.integers(-1, 3), lmt=st.booleans(),
+       asker=st.integers(-1, 3), obliged=st.integers(-1, 3))
+def test_both_kernels_name_the_same_legal_suits(preset, mode, band, caller, seat, lead, led, held, trump, hsuit, lmt,
+                                                asker, obliged):
+    """legal_suits, follow_suit and ruff_suit, compiled and as Python."""
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    from referee.engine import kernel, kernel_play
+    from referee.solver import core_kernel, core_kernel_play
+    python = kernel.rules_of(resolve(preset, {"band_reveal": band}), mode, caller, caller & 1, 0)
+    compiled = core_kernel.rules_like(python)
+    led = -1 if lead else led
+    got = [(kern.legal_suits(rules, seat, lead, led, held, trump, hsuit, lmt, asker, obliged),
+            kern.follow_suit(lead, led, trump, lmt), kern.ruff_suit(rules, seat, led, trump, hsuit, asker, obliged))
+           for kern, rules in ((kernel_play, python), (core_kernel_play, compiled))]
+    assert got[0] == got[1]
 
 
 def test_a_compiled_core_built_from_another_source_is_not_used(monkeypatch):
