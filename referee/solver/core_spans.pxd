@@ -34,6 +34,6 @@ cdef class Spans(Table):
 
     @cython.locals(lo=cython.longlong, hi=cython.longlong, saved=cython.int, aces=cython.int, trumps=cython.int,
                    open_est=cython.int, shows=cython.int, number=cython.int, won0=cython.int, won1=cython.int,
-                   piled=cython.int, paired=cython.int, ws=cython.int, a=cython.int, ace=cython.int, forced=cython.int, team=cython.int,
+                   piled=cython.int, paired=cython.int, shown=cython.int, ws=cython.int, a=cython.int, ace=cython.int, forced=cython.int, team=cython.int,
                    e=cython.int, v=cython.longlong)
     cdef long long _pile_span_of(self, int seat, int q, int c) except? -2

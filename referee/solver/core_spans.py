@@ -185,9 +185,9 @@ class Spans(Table):
         number = self.number
         won0 = self.won[0]
         won1 = self.won[1]
-        piled = self.pile | (self.pw + 1) << 4 | self.pace << 7 | self.pest << 8 | self.pcoll << 9 | self.hot << 10
-        paired = ((self.run_by + 1) | self.run << 3 | self.deferred << 5 | self.revealed << 6 | self.revealed_trick << 7
-                  | self.pkind << 11 | self.pwinner << 13)
+        piled = self._pile_word()
+        paired = self._pair_word()
+        shown = self.revealed | self.revealed_trick << 1
         ws = 0
         for ws in range(4):
             if q and ws != seat - 1:
@@ -223,18 +223,9 @@ class Spans(Table):
                 self.number = number
                 self.won[0] = won0
                 self.won[1] = won1
-                self.pile = piled & 15
-                self.pw = ((piled >> 4) & 7) - 1
-                self.pace = (piled >> 7) & 1
-                self.pest = (piled >> 8) & 1
-                self.pcoll = (piled >> 9) & 1
-                self.hot = (piled >> 10) & 1
-                self.run_by = (paired & 7) - 1
-                self.run = (paired >> 3) & 3
-                self.deferred = (paired >> 5) & 1
-                self.revealed = (paired >> 6) & 1
-                self.revealed_trick = (paired >> 7) & 15
-                self.pkind = (paired >> 11) & 3
-                self.pwinner = (paired >> 13) & 1
+                self._set_pile(piled)
+                self._set_pair(paired)
+                self.revealed = shown & 1
+                self.revealed_trick = shown >> 1
                 self._span_restore(saved)
         return (lo + 0x20000) << 20 | (hi + 0x20000)

@@ -19,6 +19,7 @@ cdef u64 M64
 cdef int MAX_ENTRIES
 cdef u64 NONE
 cdef int PER_BUCKET
+cdef int PL_BITS
 cdef u64 RELMASK
 cdef int RES
 cdef int SCORE
@@ -43,9 +44,17 @@ cdef class Table(Moves):
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept
 
-    @cython.locals(key=cython.int, v=object, saved=cython.int, number=cython.int, out=cython.int, w=cython.int,
-                   k=cython.int, kids=list)
+    cdef u64 _fate_key(self, u64 state) except? 0xFFFFFFFFFFFFFFFF
+
+    cdef u64 _owners_key(self, u64 state) noexcept
+
+    @cython.locals(opened=cython.int, key=cython.longlong, v=object, saved=cython.int)
     cdef u64 _fate(self) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(number=cython.int, won0=cython.int, won1=cython.int, tens0=cython.int, tens1=cython.int,
+                   pile_tens=cython.int, piled=cython.int, out=cython.int, aces=cython.int, trumps=cython.int,
+                   kids=list, ws=cython.int, a=cython.int, k=cython.int, team=cython.int, taken=cython.int)
+    cdef list _fate_kids(self, int opened, int saved)
 
     cdef void _fate_restore(self, int saved) noexcept
 

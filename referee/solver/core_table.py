@@ -5,7 +5,7 @@ the answer depended on (and every higher one) lie with the same seats (DDS's win
 ranks); an open-addressing index of buckets, each a run of entries in one pool."""
 from array import array
 
-from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, PL_BITS, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
 from .core_kernel import pile_key
 from .core_moves import Moves
 
@@ -31,11 +31,12 @@ class Table(Moves):
         objective looks at (the second is the suit lengths, `lens`)."""
         obj = self.objective
         state = (self.trump + 1) | self.hidden << 3
+        # the futures of a pile with the tens are many: theirs only for the last 7 tricks
+        if obj == SCORE and not self.r.pairs and (not (self.r.pile and self.tens_on) or self.number >= 7):
+            return self._fate_key(state)
         if self.r.pile:
             state = state << 11 | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
-        if obj == SCORE and not self.r.pile and not self.r.pairs:
-            state = state << 24 | self._fate()  # the tally and the tens, as far as they still matter
-        elif obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
+        if obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.r.end == END_PAIR:
                 # not the trick the trump was shown in: at a trick's start it is always early
@@ -46,6 +47,14 @@ class Table(Moves):
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
                 state = state << 5 | kk
+        return self._owners_key(state)
+
+    def _fate_key(self, state):
+        """SCORE without a deciding pair: the tally, the tens and the pile as far as they still
+        matter (_fate's id, below 2**32: ids are fewer than the states they stand for)."""
+        return self._owners_key(state << 32 | self._fate())
+
+    def _owners_key(self, state):
         if self.specials & (1 << TEN):
             state = state << 12 | self._owners(TEN)
         if self.specials & (1 << ACE):
@@ -53,13 +62,18 @@ class Table(Moves):
         return state << 3 | self.team << 2 | self.leader
 
     def _fate(self):
-        """SCORE without a pile or a deciding pair: the id of the tally's future, the outcome
-        for the team of every sequence of trick winners and of the tens each trick holds,
-        from here by the deal's end rules (a court stopped or played on). Tallies with the
-        same id play on alike: the table's key keeps the id (below 2**24: ids are fewer than
-        tallies), so that positions reached by different histories meet."""
+        """SCORE without a deciding pair: the id of the tally's future, the outcome for the
+        team of every sequence of trick winners (seat by seat in pile games, each winning card
+        an ace or not, a trump or not, trumps established or not where that is still open) and
+        of the tens each trick holds, from here by the deal's end and pile rules (a court
+        stopped or played on). Tallies with the same id play on alike: the table's key keeps
+        the id, so that positions reached by different histories meet."""
+        opened = 1 if self.r.pile and ((self.r.first_void and self.trump < 0) or (self.r.concealed and not self.revealed)) else 0
         key = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.tens[0] << 12 | self.tens[1] << 15
-               | (self.first_seven + 1) << 18 | self.play_on << 20 | self.court_made << 21 | self.ended << 22)
+               | (self.first_seven + 1) << 18 | self.play_on << 20 | self.court_made << 21 | self.ended << 22
+               | self.pile_tens << 23 | opened << 26)
+        if self.r.pile:
+            key = key << PL_BITS | self._pile_word()
         v = self.fates.get(key)
         if v is not None:
             return v
@@ -75,29 +89,59 @@ class Table(Moves):
             sig = (-2, stop, self._fate())
             self._fate_restore(saved)
         else:
-            number = self.number
-            out = 4 - self.tens[0] - self.tens[1] if self.tens_on else 0
-            kids = []
-            w = 0
-            k = 0
-            for w in range(2):
-                for k in range(out + 1):
-                    self.won[w] += 1
-                    self.tens[w] += k
-                    self.ended = self._ends(number, w, 0)
-                    self.number = number + 1
-                    kids.append(self._fate())
-                    self.number = number
-                    self.won[w] -= 1
-                    self.tens[w] -= k
-                    self._fate_restore(saved)
-            sig = tuple(kids)
+            sig = tuple(self._fate_kids(opened, saved))
         v = self.fate_ids.get(sig)
         if v is None:
             v = len(self.fate_ids)
             self.fate_ids[sig] = v
         self.fates[key] = v
         return v
+
+    def _fate_kids(self, opened, saved):
+        """_fate's ids after each next trick (its winner, how it is won, the tens it holds)."""
+        number = self.number
+        won0 = self.won[0]
+        won1 = self.won[1]
+        tens0 = self.tens[0]
+        tens1 = self.tens[1]
+        pile_tens = self.pile_tens
+        piled = self._pile_word()
+        out = 4 - tens0 - tens1 - pile_tens if self.tens_on else 0
+        aces = 2 if self.r.pile and (self.r.ace_on_ace or self.r.ace_seal) else 1
+        trumps = 2 if self.r.pile and self.r.ace_seal == 1 else 1
+        kids = []
+        ws = 0
+        a = 0
+        k = 0
+        for ws in range(4 if self.r.pile else 2):
+            for a in range(aces * trumps * (2 if opened else 1)):
+                for k in range(out + 1):
+                    team = ws & 1
+                    taken = 1
+                    if self.r.pile:
+                        team = self._pile_trick(number, ws, self.trump if (a // aces) % trumps else -2,
+                                                ACE if a % aces else ACE - 1, 3)
+                        taken = self.taken
+                        if opened:
+                            self.pest = a // (aces * trumps)
+                    if team >= 0:
+                        self.won[team] += taken
+                    self.pile_tens += k
+                    if team >= 0:
+                        self.tens[team] += self.pile_tens
+                        self.pile_tens = 0
+                    self.ended = self._ends(number, ws, a % aces)
+                    self.number = number + 1
+                    kids.append(self._fate())
+                    self.number = number
+                    self.won[0] = won0
+                    self.won[1] = won1
+                    self.tens[0] = tens0
+                    self.tens[1] = tens1
+                    self.pile_tens = pile_tens
+                    self._set_pile(piled)
+                    self._fate_restore(saved)
+        return kids
 
     def _fate_restore(self, saved):
         self.first_seven = (saved & 3) - 1

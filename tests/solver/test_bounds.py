@@ -150,3 +150,23 @@ def test_the_tables_key_keeps_of_the_tally_only_what_can_still_matter():
     assert _fate(search, (6, 4), (2, 1)) != _fate(search, (4, 6), (2, 1))
     assert _fate(search, (6, 4), (3, 0)) != _fate(search, (6, 4), (2, 1))
     assert _fate(search, (6, 4), (0, 3)) == _fate(search, (4, 6), (0, 3)) != _fate(search, (6, 4), (3, 0))
+
+
+def _pile_fate(search, won, pile, last_winner):
+    search.won[0], search.won[1] = won
+    search.pile, search.pw, search.pest, search.pcoll, search.pace, search.hot = pile, last_winner, 1, 0, 0, 0
+    return search._fate()
+
+
+def test_the_pile_and_the_tally_share_a_key_where_every_way_on_ends_alike():
+    """double-sir, trick 11 (3 tricks left, 10 on the piles or collected): 1-1 collected with
+    8 on the pile and 2-4 with 4 on it, seat 0 having won the last trick, end alike however
+    the tricks left are won (the engine's scoring gives each sequence of trick winners the
+    same outcome from both), so they share the table's key; seat 1 having won the last
+    trick pairs differently, and a side with nothing collected may still collect seven
+    first (R-30): keys of their own."""
+    search = _root(random_position("double-sir", random.Random(1), 3, 0))
+    assert search.number == 11
+    assert _pile_fate(search, (1, 1), 8, 0) == _pile_fate(search, (2, 4), 4, 0) == _pile_fate(search, (1, 4), 5, 0)
+    assert _pile_fate(search, (1, 1), 8, 0) != _pile_fate(search, (1, 1), 8, 1)
+    assert _pile_fate(search, (1, 1), 8, 0) != _pile_fate(search, (0, 1), 9, 0)  # a side with none: a kot is open
