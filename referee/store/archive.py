@@ -14,6 +14,7 @@ from referee.judge import write
 
 from . import limits
 from .db import Database
+from .deals import head_of, shell
 from .errors import NotFound
 from .ids import new_id
 from .history import add_revision, history
@@ -44,10 +45,11 @@ class Archive:
                 matches = s.scalars(select(Match).where(Match.tournament_id == t.id)
                                     .order_by(Match.created_at, Match.id)).all()
                 for m in matches:
-                    yield {"kind": "match", **summary(m), "record": m.record, "verdict": m.verdict,
+                    head = head_of(s, m)
+                    yield {"kind": "match", **summary(m), "record": head.record, "verdict": head.verdict,
                            "revisions": [{"number": r.number, "kind": r.kind, "reason": r.reason,
                                           "created_at": iso(r.created_at), "record": r.record, "verdict": r.verdict}
-                                         for r in history(s, m)]}
+                                         for r in history(s, m, head=head)]}
 
     def restore_match(self, tid: str, external_id: str, revisions: list[dict], created_at: datetime | None = None,
                       updated_at: datetime | None = None, mid: str | None = None) -> tuple[MatchView, bool]:
@@ -61,7 +63,7 @@ class Archive:
             t = load_tournament(s, tid)
             existing = by_external_id(s, tid, external_id)
             if existing is not None:
-                return MatchView(existing, True), False
+                return MatchView(existing, True, head_of(s, existing)), False
             limits.check_new_match(s, tid)
             mid = _free_id(s, mid)
         limits.check_revisions(len(revisions))
@@ -70,7 +72,7 @@ class Archive:
             t = load_tournament(s, tid, lock=True)
             existing = by_external_id(s, tid, external_id)
             if existing is not None:  # restored while this one was judged
-                return MatchView(existing, True), False
+                return MatchView(existing, True, head_of(s, existing)), False
             limits.check_new_match(s, tid)
             if _free_id(s, mid) != mid:  # taken while it was judged: signed again for the id it gets
                 mid = _free_id(s, None)
@@ -78,16 +80,17 @@ class Archive:
             now = utcnow()
             m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, status="in_progress",
                       closed=False, created_at=created_at or now, updated_at=updated_at or now,
-                      record=judged[0][0], verdict=judged[0][1])
+                      record=shell(judged[0][0]), verdict=shell(judged[0][1]))
             s.add(m)
             s.flush()
-            for rev, (record, verdict) in zip(revisions, judged):
+            for i, (rev, (record, verdict)) in enumerate(zip(revisions, judged)):
                 add_revision(s, m, rev.get("kind") or "import", rev.get("reason"), record, verdict,
-                             rev.get("created_at") or now)
-            m.closed = bool(m.record.get("closed"))
-            m.status = status_of(m.verdict, m.closed)
-            publish(s, t, m, None, Head(m.record, m.verdict), False, None)
-            return MatchView(m, True), True
+                             rev.get("created_at") or now, Head(*judged[i - 1]) if i else None)
+            head = Head(*judged[-1])
+            m.closed = bool(head.record.get("closed"))
+            m.status = status_of(head.verdict, m.closed)
+            publish(s, t, m, None, head, False, None)
+            return MatchView(m, True, head), True
 
     def _judged(self, t: Tournament, external_id: str, revisions: list[dict], mid: str) -> list[tuple[dict, dict]]:
         """Each revision's record as stored and the verdict this server gives it, in order (the

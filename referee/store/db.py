@@ -62,7 +62,11 @@ class Database:
         self.url = url or default_url()
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self.read_sessions = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False)
+        # PostgreSQL: a read sees one snapshot (a match's summary row and its deals' rows as one
+        # write left them); SQLite's read transaction is one already
+        snapshot = {"isolation_level": "REPEATABLE READ"} if self.is_postgres else {}
+        self.read_sessions = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}, **snapshot),
+                                          expire_on_commit=False)
 
     @property
     def is_postgres(self) -> bool:

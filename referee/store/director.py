@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from referee.visibility import public_violations
 
 from .db import Database
+from .deals import heads_of
 from .ids import keyed
 from .keys import reader_sees_all
 from .models import Match, Revision, Tournament
@@ -29,7 +30,8 @@ class Head(NamedTuple):
 def heads(s: Session, tid: str) -> list[Head]:
     """Every match of the tournament with its current record and verdict: one query."""
     rows = s.scalars(select(Match).where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)).all()
-    return [Head(m, m.record, m.verdict) for m in rows]
+    whole = heads_of(s, rows)
+    return [Head(m, *whole[m.id]) for m in rows]
 
 
 def tournament_etag(s: Session, t: Tournament) -> str:

@@ -8,8 +8,10 @@ from typing import Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .deals import head_of, store_head
 from .models import Match, Revision
 from .patches import apply, diff
+from .views import Head
 
 
 @dataclass
@@ -24,9 +26,10 @@ class Snapshot:
     verdict: dict
 
 
-def history(s: Session, m: Match, upto: int | None = None) -> Iterator[Snapshot]:
+def history(s: Session, m: Match, upto: int | None = None, head: Head | None = None) -> Iterator[Snapshot]:
     """Revisions 1..upto (all by default), oldest first. The head comes from the match
-    itself; an older revision is its predecessors' patches applied in turn."""
+    itself (`head`: when already read); an older revision is its predecessors' patches
+    applied in turn."""
     upto = m.revision if upto is None else upto
     rows = s.execute(select(Revision.number, Revision.kind, Revision.reason, Revision.created_at,
                             Revision.record_patch, Revision.verdict_patch)
@@ -34,7 +37,7 @@ def history(s: Session, m: Match, upto: int | None = None) -> Iterator[Snapshot]
     record = verdict = None
     for number, kind, reason, created_at, record_patch, verdict_patch in rows:
         if number == m.revision:
-            record, verdict = m.record, m.verdict
+            record, verdict = head if head is not None else head_of(s, m)
         else:
             record, verdict = apply(record, record_patch), apply(verdict, verdict_patch)
         yield Snapshot(number, kind, reason, created_at, record, verdict)
@@ -45,11 +48,12 @@ def snapshot(s: Session, m: Match, number: int) -> Snapshot | None:
     return with_previous(s, m, number)[1]
 
 
-def with_previous(s: Session, m: Match, number: int) -> tuple[Snapshot | None, Snapshot | None]:
+def with_previous(s: Session, m: Match, number: int, head: Head | None = None
+                  ) -> tuple[Snapshot | None, Snapshot | None]:
     """Revisions `number` - 1 and `number` (None where the match has no such revision), read in
-    one pass."""
+    one pass (`head`: the match's, when already read)."""
     before = last = None
-    for snap in history(s, m, number):
+    for snap in history(s, m, number, head):
         before, last = last, snap
     if last is None or last.number != number:
         return None, None
@@ -57,10 +61,12 @@ def with_previous(s: Session, m: Match, number: int) -> tuple[Snapshot | None, S
 
 
 def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: dict, verdict: dict,
-                 now: datetime, head: tuple[dict, dict] | None = None) -> None:
+                 now: datetime, head: Head | None = None) -> None:
     """Store the match's next revision as its patches from the head (`head`: its record and
-    verdict, when already read); it becomes the head."""
-    before = head if head is not None else (m.record, m.verdict) if m.revision else (None, None)
+    verdict, when already read); it becomes the head, stored by deal (deals.py)."""
+    before = head if head is not None else head_of(s, m) if m.revision else None
     s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=len(record["deals"]),
-                   record_patch=diff(before[0], record), verdict_patch=diff(before[1], verdict), created_at=now))
-    m.revision, m.record, m.verdict = m.revision + 1, record, verdict
+                   record_patch=diff(before and before.record, record),
+                   verdict_patch=diff(before and before.verdict, verdict), created_at=now))
+    m.revision = m.revision + 1
+    store_head(s, m, Head(record, verdict), before)

@@ -6,7 +6,7 @@ import json
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm import Session
 
 from referee.engine import OptionError, resolve
 from referee.engine.errors import shown
@@ -14,6 +14,7 @@ from referee.provenance import place
 
 from . import limits
 from .db import Database
+from .deals import head_of, shell
 from .errors import Conflict, NotFound
 from .judging import judge
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
@@ -52,14 +53,11 @@ def status_of(verdict: dict, closed: bool) -> str:
     return "finished" if verdict["match"]["finished"] or closed else "in_progress"
 
 
-def load_match(s: Session, mid: str, head: bool = True, lock: bool = False) -> Match:
-    """The match; `head` False: without reading its record and verdict (a write that has
-    them already sets them); `lock` takes its row lock on PostgreSQL (serialising the
-    match's writes, not its tournament's)."""
+def load_match(s: Session, mid: str, lock: bool = False) -> Match:
+    """The match's summary row (its deals are rows of their own: deals.head_of); `lock`
+    takes its row lock on PostgreSQL (serialising the match's writes, not its tournament's)."""
     plausible_id(mid, "match")
     stmt = select(Match).where(Match.id == mid).execution_options(populate_existing=True)
-    if not head:
-        stmt = stmt.options(defer(Match.record), defer(Match.verdict))
     if lock and s.get_bind().dialect.name == "postgresql":
         stmt = stmt.with_for_update()
     m = s.scalars(stmt).one_or_none()
@@ -76,7 +74,7 @@ def _same_upload(s: Session, m: Match, record: dict) -> MatchView:
     if snapshot(s, m, 1).record != record:
         raise Conflict(f"external_id {shown(m.external_id)} is already match {m.id} with a different record",
                        match=m.id)
-    return MatchView(m, True)
+    return MatchView(m, True, head_of(s, m))
 
 
 class Matches:
@@ -106,13 +104,13 @@ class Matches:
                 limits.check_new_match(s, tid)
                 now = utcnow()
                 closed = bool(stored.get("closed"))  # a record closed elsewhere is stored closed (R-32)
-                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=stored, verdict=verdict,
-                          status=status_of(verdict, closed), closed=closed, created_at=now, updated_at=now)
+                m = Match(id=mid, tournament_id=tid, external_id=external_id, revision=0, record=shell(stored),
+                          verdict=shell(verdict), status=status_of(verdict, closed), closed=closed, created_at=now, updated_at=now)
                 s.add(m)
                 s.flush()
                 add_revision(s, m, "create", None, stored, verdict, now)
                 publish(s, t, m, None, Head(stored, verdict), False, None)
-                return MatchView(m, True), True
+                return MatchView(m, True, Head(stored, verdict)), True
         except IntegrityError:
             # A concurrent upload with the same external_id won the race: answer as a retry.
             with self.db.transaction() as s:
@@ -147,7 +145,7 @@ class Matches:
         with self.db.reading() as s:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
-            return MatchView(m, full)
+            return MatchView(m, full, head_of(s, m))
 
     def list_matches(self, tid: str, key: str | None, status: str | None, limit: int, cursor: str | None) -> dict:
         with self.db.reading() as s:

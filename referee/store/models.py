@@ -62,8 +62,10 @@ class Tournament(Base):
 
 
 class Match(Base):
-    """A stored match: its current record and verdict (the head, kept once) and what
-    lists show of it. Its history is the append-only revisions."""
+    """A stored match's summary: what lists show of it, its ETag's revision, and its current
+    record and verdict (the head) but their deals, which are its `MatchDeal` rows (`deals`
+    holds their count there, in its place), so that a write touches the rows of the deals it
+    changes and this one, never the whole match. Its history is the append-only revisions."""
 
     __tablename__ = "matches"
     __table_args__ = (UniqueConstraint("tournament_id", "external_id", name="uq_matches_tournament_external"),)
@@ -76,8 +78,22 @@ class Match(Base):
     closed: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
-    record: Mapped[dict[str, Any]]   # the head revision's record
-    verdict: Mapped[dict[str, Any]]  # and its verdict
+    record: Mapped[dict[str, Any]]   # the head revision's record, "deals": their count (deals.py)
+    verdict: Mapped[dict[str, Any]]  # and its verdict, likewise
+
+
+class MatchDeal(Base):
+    """One deal of a match's head: its record and verdict, and the match's standing when it
+    began (the verdict's `match` with the deals before it alone: what judging it alone starts
+    from)."""
+
+    __tablename__ = "match_deals"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    deal: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)  # its place, from 0
+    record: Mapped[dict[str, Any]]
+    verdict: Mapped[dict[str, Any]]
+    start: Mapped[dict[str, Any]]
 
 
 class Revision(Base):

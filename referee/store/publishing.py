@@ -10,6 +10,7 @@ from referee.visibility import CARD, PublicView
 
 from . import feed as ledger
 from .db import Database
+from .deals import head_of
 from .ids import new_id
 from .keys import reader_sees_all
 from .models import FeedEvent, Match, Tournament, utcnow
@@ -92,7 +93,7 @@ def events_shown_now(s: Session, rows: list[FeedEvent]) -> list[dict]:
         if "deal" in row.payload and CARD.search(orjson.dumps(row.payload).decode()):
             if row.match_id not in views:
                 m = s.get(Match, row.match_id)
-                views[row.match_id] = PublicView(m.record, m.verdict) if m is not None else None
+                views[row.match_id] = PublicView(*head_of(s, m)) if m is not None else None
             if views[row.match_id] is not None:
                 event["payload"] = ledger.shown_now(row.payload, views[row.match_id])
         events.append(event)

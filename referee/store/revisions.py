@@ -6,6 +6,7 @@ from sqlalchemy import select
 from referee.visibility import PublicView
 
 from .db import Database
+from .deals import head_of
 from .errors import NotFound
 from .history import with_previous
 from .keys import reader_sees_all
@@ -38,15 +39,16 @@ class Revisions:
             m = load_match(s, mid)
             full = reader_sees_all(load_tournament(s, m.tournament_id), key)
             before = r = None
+            head = head_of(s, m)
             if 1 <= number <= m.revision:
-                before, r = with_previous(s, m, number)
+                before, r = with_previous(s, m, number, head)
             if r is None:
                 raise NotFound(f"match {mid} has no revision {number}")
             view = None
             if full:
                 record, verdict = r.record, r.verdict
             else:
-                view = PublicView(r.record, r.verdict, (m.record, m.verdict),
+                view = PublicView(r.record, r.verdict, tuple(head),
                                   before and (before.record, before.verdict))
                 record, verdict = view.record(), view.verdict()
             return {"number": r.number, "kind": r.kind, "reason": r.reason, "created_at": iso(r.created_at),

@@ -17,6 +17,7 @@ from referee.judge import judge
 from referee.settlers import Recorded
 
 from .db import Database
+from .deals import filled
 from .keys import reader_sees_all
 from .models import Match, StandingMerit, StandingRow
 from .tournaments import load_tournament
@@ -140,7 +141,7 @@ def finished_matches(s: Session | Connection, matches: Table, tid: str) -> list[
         else:
             found.append(({"players": players}, {"valid": valid, "match": standing}))
     if whole:
-        found += [tuple(row) for row in s.execute(select(c.record, c.verdict).where(c.id.in_(whole)))]
+        found += [tuple(filled(s, *row)) for row in s.execute(select(c.id, c.record, c.verdict).where(c.id.in_(whole)))]
     return found
 
 

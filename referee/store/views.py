@@ -22,10 +22,12 @@ class Head(NamedTuple):
 
 @dataclass
 class MatchView:
-    """A match as one reader sees it (the key holder sees everything)."""
+    """A match as one reader sees it (the key holder sees everything): its summary row and
+    its head, whole (deals.head_of)."""
 
     match: Match
     full: bool
+    head: Head
 
     @property
     def etag(self) -> str:
@@ -35,7 +37,7 @@ class MatchView:
     @property
     def revision(self) -> Head:
         """The current revision's record and verdict."""
-        return Head(self.match.record, self.match.verdict)
+        return self.head
 
     def public(self) -> PublicView:
         return PublicView(self.revision.record, self.revision.verdict)
@@ -63,10 +65,11 @@ def tournament_settings(t: Tournament) -> dict[str, Any]:
 
 
 def summary(match: Match) -> dict[str, Any]:
+    """What lists show of a match: its row alone (its record and verdict but their deals)."""
     return {
         "id": match.id, "tournament": match.tournament_id, "external_id": match.external_id,
         "revision": match.revision, "status": match.status, "closed": match.closed,
-        "players": match.record.get("players"), "deals": len(match.record["deals"]),
+        "players": match.record.get("players"), "deals": match.record["deals"],
         "match": match.verdict["match"], "at": where_play_is(match.verdict.get("next")),
         "created_at": iso(match.created_at), "updated_at": iso(match.updated_at),
     }

@@ -15,6 +15,7 @@ from referee.settlers import Reusing
 
 from . import limits
 from .db import Database
+from .deals import head_of
 from .errors import Conflict, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
@@ -69,7 +70,7 @@ class Writes:
             if m.closed and kind != "revise":
                 raise Conflict("the match is closed; a correction (PUT /record) is still possible")
             limits.check_revisions(m.revision + 1)
-            before = Head(m.record, m.verdict)
+            before = head_of(s, m)
             record = change(before.record, t)  # a new record; the head's is left as it is
             limits.check_record(record)
         settler = Reusing(record, before.record, before.verdict, self.budget().settler())
@@ -79,7 +80,7 @@ class Writes:
         with self.db.transaction() as s:
             # the match's row lock serialises its writes; the tournament's is taken by publish,
             # for the feed's numbering only, so writes to other matches go on meanwhile
-            m = load_match(s, mid, head=False, lock=True)  # the head judged from is `before`, if the ETag says so
+            m = load_match(s, mid, lock=True)  # the head judged from is `before`, if the ETag says so
             t = load_tournament(s, m.tournament_id)
             if not trusted:
                 require_write_key(t, key)  # the keys may have changed while it was judged
@@ -94,7 +95,7 @@ class Writes:
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
             publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record))
-            return MatchView(m, True)
+            return MatchView(m, True, Head(record, verdict))
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
         def change(record, _t):

@@ -112,7 +112,7 @@ class Table:
 
     def correct(self) -> int:
         """A correction cutting the last deal's last few events (played again after)."""
-        record = self.view.match.record
+        record = self.view.revision.record
         last = record["deals"][-1]
         plays = last.get("events", [])
         cut = min(len(plays), self.rng.randint(1, 5))
@@ -131,7 +131,7 @@ def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed
     dealer = rng.randrange(4)
     for _ in range(rng.randint(1, 3)):
         table.play_deal(random_deal(options, dealer, rng, illegal_rate=0.05), hands=rng.random() < 0.7)
-        nxt = table.view.match.verdict["next"]
+        nxt = table.view.revision.verdict["next"]
         if nxt is None or nxt["dealer"] is None:
             break
         dealer = nxt["dealer"]
@@ -150,7 +150,7 @@ def test_a_card_at_the_fifth_deal_replays_the_fifth_deal_alone_and_a_correction_
     table = Table(store, "court-piece", random.Random(1))
     dealers = []
     for _ in range(5):
-        dealers.append(table.view.match.verdict["next"]["dealer"] or 0)
+        dealers.append(table.view.revision.verdict["next"]["dealer"] or 0)
         assert table.write("add_deal", won_by(dealers[-1], [(dealers[-1] + 1) % 4] * 7) | {"events": []})
         if len(dealers) < 5:
             assert table.write("append_events", won_by(dealers[-1], [(dealers[-1] + 1) % 4] * 7)["events"])
@@ -159,10 +159,10 @@ def test_a_card_at_the_fifth_deal_replays_the_fifth_deal_alone_and_a_correction_
     for event in events[:8]:
         assert table.write("append_events", [event])
     assert replayed == [dealers[-1]] * 8  # one deal per card, not five
-    verdict = table.view.match.verdict
+    verdict = table.view.revision.verdict
     assert verdict["deals"][4]["tricks"][1]["winner"] == (dealers[-1] + 1) % 4 and len(verdict["deals"]) == 5
     assert verdict["match"]["courts"] == [sum(d["result"]["courts"][team] for d in verdict["deals"][:4]) for team in (0, 1)]
     replayed.clear()
-    fixed = {"deals": [*table.view.match.record["deals"][:-1], {**table.view.match.record["deals"][-1], "events": events[:7]}]}
+    fixed = {"deals": [*table.view.revision.record["deals"][:-1], {**table.view.revision.record["deals"][-1], "events": events[:7]}]}
     assert table.write("revise", fixed, "typo")
     assert replayed == dealers  # a correction: the whole record

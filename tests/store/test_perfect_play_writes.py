@@ -36,18 +36,18 @@ def match_with(store, deals, **options):
 def test_a_claim_settled_in_one_revision_is_not_searched_again_by_the_next_writes(store, searches):
     _, key, view = match_with(store, [endgame_deal()])
     view = store.append_events(view.match.id, key, view.etag, CLAIM + [{"seat": 1, "dispute": True}])
-    assert searches == [("claim", 0)] and view.match.verdict["deals"][0]["claim"]["awarded"] == 3
+    assert searches == [("claim", 0)] and view.revision.verdict["deals"][0]["claim"]["awarded"] == 3
     view = store.add_deal(view.match.id, key, view.etag, fresh_deal())
     view = store.append_events(view.match.id, key, view.etag, [{"seat": 3, "play": "AH"}])
     view = store.close(view.match.id, key, view.etag)
     assert searches == [("claim", 0)]  # three more revisions, each judged whole, no search
-    assert view.match.verdict["deals"][0]["claim"]["awarded"] == 3
+    assert view.revision.verdict["deals"][0]["claim"]["awarded"] == 3
 
 
 def test_a_correction_of_the_claim_searches_it_again(store, searches):
     _, key, view = match_with(store, [endgame_deal()])
     view = store.append_events(view.match.id, key, view.etag, CLAIM + [{"seat": 1, "dispute": True}])
-    record = view.match.record
+    record = view.revision.record
     changed = {**record, "deals": [{**record["deals"][0],
                                     "events": record["deals"][0]["events"][:-1] + [{"seat": 3, "accept": True}]}]}
     store.revise(view.match.id, key, view.etag, changed, "the answer was an accept")
@@ -57,8 +57,8 @@ def test_a_correction_of_the_claim_searches_it_again(store, searches):
 def test_a_bell_line_is_kept_by_a_later_correction_that_leaves_its_deal_as_it_was(store, searches):
     _, key, view = match_with(store, [endgame_deal()], abandoned_deal="perfect_play")
     view = store.close(view.match.id, key, view.etag)
-    assert searches == [("bell", 0)] and view.match.verdict["deals"][0]["at_close"]["perfect_play"]
-    record = view.match.record
+    assert searches == [("bell", 0)] and view.revision.verdict["deals"][0]["at_close"]["perfect_play"]
+    record = view.revision.record
     store.revise(view.match.id, key, view.etag, {**record, "players": ["N", "E", "S", "W"]}, "names")
     assert searches == [("bell", 0)]
 
@@ -87,7 +87,7 @@ def test_a_search_holds_no_lock_a_write_in_another_tournament_goes_on(store, mon
     finally:
         release.set()
         writer.join(120)
-    assert answers and answers[0].match.verdict["deals"][0]["claim"]["awarded"] == 3
+    assert answers and answers[0].revision.verdict["deals"][0]["claim"]["awarded"] == 3
 
 
 def test_a_write_that_loses_the_race_while_it_is_judged_is_412(store, monkeypatch):
@@ -105,7 +105,7 @@ def test_a_write_that_loses_the_race_while_it_is_judged_is_412(store, monkeypatc
     with pytest.raises(PreconditionFailed) as exc:
         store.append_events(view.match.id, key, view.etag, [{"seat": 1, "dispute": True}])
     assert exc.value.extra["etag"] == raced[0].etag and "while this write was judged" in str(exc.value)
-    assert store.get_match(view.match.id, key).match.verdict["deals"][0]["claim"]["answer"] == "accept"
+    assert store.get_match(view.match.id, key).revision.verdict["deals"][0]["claim"]["answer"] == "accept"
 
 
 def test_a_claim_settled_at_the_close_is_kept_by_a_later_correction(store, searches):
@@ -113,11 +113,11 @@ def test_a_claim_settled_at_the_close_is_kept_by_a_later_correction(store, searc
     _, key, view = match_with(store, [endgame_deal()])
     view = store.append_events(view.match.id, key, view.etag, CLAIM)
     view = store.close(view.match.id, key, view.etag)
-    claim = view.match.verdict["deals"][0]["claim"]
+    claim = view.revision.verdict["deals"][0]["claim"]
     assert searches == [("claim", 0)] and claim["at_close"] and claim["rule"][0] == "R-34b"
-    record = view.match.record
+    record = view.revision.record
     view = store.revise(view.match.id, key, view.etag, {**record, "players": ["N", "E", "S", "W"]}, "names")
-    assert searches == [("claim", 0)] and view.match.verdict["deals"][0]["claim"] == claim  # R-34b once in its rule
+    assert searches == [("claim", 0)] and view.revision.verdict["deals"][0]["claim"] == claim  # R-34b once in its rule
 
 
 def test_a_restored_match_searches_each_claim_once_however_many_revisions_follow_it(store, searches):

@@ -27,17 +27,23 @@ ROOT = Path(__file__).resolve().parents[2]
 OLD = "56977ff"
 
 
-@pytest.fixture(scope="module")
-def old_code(tmp_path_factory) -> Path:
-    """The referee package and migrations of 56977ff, from the repository's history."""
-    try:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", OLD, "referee", "migrations"],
-                                 capture_output=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip(f"needs the repository's history (commit {OLD})")
-    target = tmp_path_factory.mktemp("old")
-    tarfile.open(fileobj=io.BytesIO(archive)).extractall(target, filter="data")
-    return target
+def old_code_at(commit: str, paths: tuple[str, ...] = ("referee", "migrations")):
+    """A fixture: the referee package and migrations of `commit` (and the other `paths` it
+    needs), from the repository's history."""
+    @pytest.fixture(scope="module")
+    def old_code(tmp_path_factory) -> Path:
+        try:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, *paths],
+                                     capture_output=True, check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            pytest.skip(f"needs the repository's history (commit {commit})")
+        target = tmp_path_factory.mktemp("old")
+        tarfile.open(fileobj=io.BytesIO(archive)).extractall(target, filter="data")
+        return target
+    return old_code
+
+
+old_code = old_code_at(OLD)
 
 
 @pytest.fixture(params=BACKENDS)
