@@ -84,6 +84,10 @@ def _store_deals(s: Session, m: Match, after: Head, before: Head | None) -> None
     if not touched:
         return
     first = touched[0]
+    if first == count - 1 < old_count:  # a live deal changed: it began where it began
+        s.execute(update(MatchDeal).where(MatchDeal.match_id == m.id, MatchDeal.deal == first).values(
+            record=after.record["deals"][first], verdict=after.verdict["deals"][first]))
+        return
     starts = standings(after, first, _start(s, m, after, before, first))
     for i in range(first, count):
         values = {"record": after.record["deals"][i], "verdict": after.verdict["deals"][i], "start": starts[i - first]}

@@ -1,7 +1,9 @@
 """What a revision stores: a patch from the revision before it to this one (the events
 appended, the deal added, the correction's record, the close), never a second copy of the
-whole match. `apply(a, diff(a, b))` gives `b` again, key order included: `diff` checks that
-on the serialised bytes and falls back to storing `b` whole if it ever would not.
+whole match. `apply(a, diff(a, b))` gives `b` again, key order included: what a patch keeps
+of `a` is the same JSON as `b`'s, byte for byte (a part a write left alone is most often the
+very object, known at once; anything else equal is compared by its bytes: 1 and True are
+== in Python but not in JSON), so a patch costs what changed, not the whole match.
 
 A patch is one of
   {"=": value}             the value itself (the first revision, a correction's record)
@@ -20,10 +22,12 @@ _MISSING = object()
 
 def diff(a: Any, b: Any) -> dict:
     """The patch from `a` to `b` (`a` None: there was nothing before)."""
-    patch = _diff(a, b)
-    if a is not None and orjson.dumps(apply(a, patch)) != orjson.dumps(b):
-        return {"=": b}  # e.g. 1 and True are == in Python but not in JSON
-    return patch
+    return {"=": b} if a is None else _diff(a, b)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same JSON, byte for byte."""
+    return a is b or (a == b and orjson.dumps(a) == orjson.dumps(b))
 
 
 def apply(a: Any, patch: dict) -> Any:
@@ -41,7 +45,7 @@ def apply(a: Any, patch: dict) -> Any:
 
 def _diff(a: Any, b: Any) -> dict:
     if type(a) is dict and type(b) is dict and list(b)[:len(a)] == list(a):
-        return {"d": {k: _diff(a.get(k, _MISSING), v) for k, v in b.items() if k not in a or a[k] != v}}
+        return {"d": {k: _diff(a.get(k, _MISSING), v) for k, v in b.items() if k not in a or not _same(a[k], v)}}
     if type(a) is list and type(b) is list:
         keep = _common_prefix(a, b)
         if keep < len(a) and keep < len(b) and type(a[keep]) is type(b[keep]) and isinstance(b[keep], (dict, list)):
@@ -53,7 +57,7 @@ def _diff(a: Any, b: Any) -> dict:
 def _common_prefix(a: list, b: list) -> int:
     n = min(len(a), len(b))
     i = 0
-    while i < n and a[i] == b[i]:
+    while i < n and _same(a[i], b[i]):
         i += 1
     return i
 

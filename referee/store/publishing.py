@@ -6,7 +6,7 @@ import orjson
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from referee.visibility import CARD, PublicView
+from referee.visibility import CARD, PublicView, is_faced
 
 from . import feed as ledger
 from .db import Database
@@ -26,11 +26,8 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     finished_now = m.status == "finished"
     old = before.verdict if before is not None else None
     new = after.verdict
-    touched = ledger.changed_deals(old, new) | _changed_records(before.record if before else None, after.record)
-    deals, violations, ended = announced(s, m, touched) if old is not None else (set(), set(), False)
-    events = ledger.diff(PublicView(before.record, old) if before is not None else None,
-                         PublicView(after.record, new), deals, violations, why, m.revision,
-                         lambda indices: announced_tricks(s, m, indices))
+    events = _ledger_events(s, m, before, after, kind, why)
+    ended = old is not None and _ended(s, m)
     if finished_now and not finished_before and not ended:
         payload = {"match": new["match"]}
         if kind == "close":
@@ -52,6 +49,56 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
                         payload={"match": m.id, **payload}, created_at=utcnow()))
 
 
+def _ledger_events(s: Session, m: Match, before: Head | None, after: Head, kind: str | None,
+                   why: str) -> list[ledger.Event]:
+    """What the ledger says a write changed of the deals (feed.diff), compared on the deals
+    from the first it changed on: for a live write, the deal it changed alone."""
+    first = window_start(before, after, kind)
+    was, now = before and from_deal(before, first), from_deal(after, first)
+    touched = ledger.changed_deals(was and was.verdict, now.verdict) | \
+        _changed_records(was and was.record, now.record)
+    deals, violations = announced(s, m, {i + first for i in touched}) if was is not None else (set(), set())
+    events = ledger.diff(was and PublicView(*was), PublicView(*now), {i - first for i in deals},
+                         {(i - first, *rest) for i, *rest in violations}, why, m.revision,
+                         lambda indices: {(i - first, n) for i, n in announced_tricks(s, m, {i + first for i in indices})})
+    return [(type_, renumbered(payload, first)) for type_, payload in events]
+
+
+def window_start(before: Head | None, after: Head, kind: str | None) -> int:
+    """The deal a live write (events appended, a deal added) changed, when every deal before
+    it is the same on both sides and over (R-31: public, never hidden), so it says nothing
+    new and the deals from there on decide what R-31 hides; else 0, the whole match."""
+    if before is None or kind not in ("append", "deal") or not after.record["deals"]:
+        return 0
+    first = len(after.record["deals"]) - 1  # most often the very same objects: compared at once
+    same = len(before.record["deals"]) >= first and before.record["deals"][:first] == after.record["deals"][:first] \
+        and before.verdict["deals"][:first] == after.verdict["deals"][:first]
+    return first if same and all(is_faced(v) for v in after.verdict["deals"][:first]) else 0
+
+
+def from_deal(head: Head, first: int) -> Head:
+    """`head` from deal `first` on, numbered from 0 there (the verdict's `next` too)."""
+    if not first:
+        return head
+    nxt = head.verdict.get("next")
+    if isinstance(nxt, dict) and isinstance(nxt.get("deal"), int):
+        nxt = {**nxt, "deal": nxt["deal"] - first}
+    return Head({**head.record, "deals": head.record["deals"][first:]},
+                {**head.verdict, "deals": head.verdict["deals"][first:], "next": nxt})
+
+
+def renumbered(payload: dict, first: int) -> dict:
+    """A payload `from_deal` numbered, numbered as the match's deals are again (its deal, and
+    that of the facts it says were and are)."""
+    if not first:
+        return payload
+    out = {**payload, "deal": payload["deal"] + first}
+    for key in ("previous", "now"):
+        if isinstance(out.get(key), dict) and "deal" in out[key]:
+            out[key] = {**out[key], "deal": out[key]["deal"] + first}
+    return out
+
+
 def _changed_records(old: dict | None, new: dict) -> set[int]:
     """The deals whose record a write changed (a deal's public view is its record's and
     verdict's: the others show what they showed)."""
@@ -60,18 +107,22 @@ def _changed_records(old: dict | None, new: dict) -> set[int]:
         set(range(len(new["deals"]), len(before)))
 
 
-def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tuple], bool]:
+def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tuple]]:
     """Of the deals a write `touched` (only theirs can have changed), those and their
-    violations this match's feed has ever announced; and whether it announced the match
-    finished. Read for those deals only: a write at deal 40 reads no more than at deal 2."""
+    violations this match's feed has ever announced. Read for those deals only: a write at
+    deal 40 reads no more than at deal 2."""
     rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
         FeedEvent.match_id == m.id, FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
         FeedEvent.payload["deal"].as_integer().in_(sorted(touched)))).all() if touched else []
     deals = {p["deal"] for t, p in rows if t in ("deal.finished", "deal.abandoned")}
     violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
-    ended = s.execute(select(FeedEvent.id).where(FeedEvent.match_id == m.id, FeedEvent.type == "match.finished")
-                      .limit(1)).first() is not None
-    return deals, violations, ended
+    return deals, violations
+
+
+def _ended(s: Session, m: Match) -> bool:
+    """Has this match's feed announced it finished?"""
+    return s.execute(select(FeedEvent.id).where(FeedEvent.match_id == m.id, FeedEvent.type == "match.finished")
+                     .limit(1)).first() is not None
 
 
 def announced_tricks(s: Session, m: Match, deals: set[int]) -> set[tuple]:

@@ -122,14 +122,13 @@ class Table:
         return cut if self.write("revise", fixed, "typo") else 0
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
-def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed):
+def random_session(store, preset: str, seed: int, deals: tuple[int, int] = (1, 3)) -> Table:
+    """A match of `preset` played card by card: a few random deals, maybe closed."""
     rng = random.Random(seed)
     options = resolve(preset)
     table = Table(store, preset, rng)
     dealer = rng.randrange(4)
-    for _ in range(rng.randint(1, 3)):
+    for _ in range(rng.randint(*deals)):
         table.play_deal(random_deal(options, dealer, rng, illegal_rate=0.05), hands=rng.random() < 0.7)
         nxt = table.view.revision.verdict["next"]
         if nxt is None or nxt["dealer"] is None:
@@ -137,6 +136,13 @@ def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed
         dealer = nxt["dealer"]
     if rng.random() < 0.5:
         table.write("close")
+    return table
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
+def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed):
+    random_session(store, preset, seed)
     assert checked["whole"] > 0 and checked["last_deal"] > 0  # the first deal added is judged alone
 
 
