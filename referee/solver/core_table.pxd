@@ -52,7 +52,8 @@ cdef class Table(Moves):
     cdef u64 _fate(self) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(number=cython.int, won0=cython.int, won1=cython.int, tens0=cython.int, tens1=cython.int,
-                   pile_tens=cython.int, piled=cython.int, out=cython.int, aces=cython.int, trumps=cython.int,
+                   pile_tens=cython.int, piled=cython.int, paired=cython.int, shown=cython.int, ways=cython.int,
+                   shows=cython.int, out=cython.int, aces=cython.int, trumps=cython.int,
                    kids=list, ws=cython.int, a=cython.int, k=cython.int, team=cython.int, taken=cython.int)
     cdef list _fate_kids(self, int opened, int saved)
 

@@ -32,7 +32,7 @@ class Table(Moves):
         obj = self.objective
         state = (self.trump + 1) | self.hidden << 3
         # the futures of a pile with the tens are many: theirs only for the last 7 tricks
-        if obj == SCORE and not self.r.pairs and (not (self.r.pile and self.tens_on) or self.number >= 7):
+        if obj == SCORE and (not (self.r.pile and self.tens_on) or self.number >= 7):
             return self._fate_key(state)
         if self.r.pile:
             state = state << 11 | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
@@ -62,18 +62,22 @@ class Table(Moves):
         return state << 3 | self.team << 2 | self.leader
 
     def _fate(self):
-        """SCORE without a deciding pair: the id of the tally's future, the outcome for the
-        team of every sequence of trick winners (seat by seat in pile games, each winning card
-        an ace or not, a trump or not, trumps established or not where that is still open) and
-        of the tens each trick holds, from here by the deal's end and pile rules (a court
-        stopped or played on). Tallies with the same id play on alike: the table's key keeps
-        the id, so that positions reached by different histories meet."""
+        """SCORE: the id of the tally's future, the outcome for the team of every sequence of
+        trick winners (seat by seat in pile and deciding-pair games, each winning card an ace
+        or not, a trump or not, where a rule looks at that; trumps established or not, the
+        face-down trump shown or not, where that is still open) and of the tens each trick
+        holds, from here by the deal's end, pile and pair rules (a court stopped or played
+        on). Tallies with the same id play on alike: the table's key keeps the id, so that
+        positions reached by different histories meet. (Not the trick the trump was shown
+        in: at a trick's start every pair to come ends late enough, kernel.pair_counts.)"""
         opened = 1 if self.r.pile and ((self.r.first_void and self.trump < 0) or (self.r.concealed and not self.revealed)) else 0
         key = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.tens[0] << 12 | self.tens[1] << 15
                | (self.first_seven + 1) << 18 | self.play_on << 20 | self.court_made << 21 | self.ended << 22
                | self.pile_tens << 23 | opened << 26)
         if self.r.pile:
             key = key << PL_BITS | self._pile_word()
+        if self.r.pairs:
+            key = key << 16 | self._pair_word() << 1 | self.revealed
         v = self.fates.get(key)
         if v is not None:
             return v
@@ -106,16 +110,23 @@ class Table(Moves):
         tens1 = self.tens[1]
         pile_tens = self.pile_tens
         piled = self._pile_word()
+        paired = self._pair_word()
+        shown = self.revealed | self.revealed_trick << 1
         out = 4 - tens0 - tens1 - pile_tens if self.tens_on else 0
-        aces = 2 if self.r.pile and (self.r.ace_on_ace or self.r.ace_seal) else 1
+        aces = 2 if (self.r.pile and (self.r.ace_on_ace or self.r.ace_seal)) or (self.r.pairs and self.r.ace_rule) else 1
         trumps = 2 if self.r.pile and self.r.ace_seal == 1 else 1
+        ways = aces * trumps * (2 if opened else 1)
+        shows = 2 if self.r.pairs_hidden and not self.revealed else 1
         kids = []
         ws = 0
         a = 0
         k = 0
-        for ws in range(4 if self.r.pile else 2):
-            for a in range(aces * trumps * (2 if opened else 1)):
+        for ws in range(4 if self.r.pile or self.r.pairs else 2):
+            for a in range(ways * shows):
                 for k in range(out + 1):
+                    if a >= ways:  # the face-down trump shown in this trick
+                        self.revealed = 1
+                        self.revealed_trick = number
                     team = ws & 1
                     taken = 1
                     if self.r.pile:
@@ -123,7 +134,7 @@ class Table(Moves):
                                                 ACE if a % aces else ACE - 1, 3)
                         taken = self.taken
                         if opened:
-                            self.pest = a // (aces * trumps)
+                            self.pest = (a % ways) // (aces * trumps)
                     if team >= 0:
                         self.won[team] += taken
                     self.pile_tens += k
@@ -140,6 +151,9 @@ class Table(Moves):
                     self.tens[1] = tens1
                     self.pile_tens = pile_tens
                     self._set_pile(piled)
+                    self._set_pair(paired)
+                    self.revealed = shown & 1
+                    self.revealed_trick = shown >> 1
                     self._fate_restore(saved)
         return kids
 

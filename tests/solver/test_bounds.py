@@ -170,3 +170,15 @@ def test_the_pile_and_the_tally_share_a_key_where_every_way_on_ends_alike():
     assert _pile_fate(search, (1, 1), 8, 0) == _pile_fate(search, (2, 4), 4, 0) == _pile_fate(search, (1, 4), 5, 0)
     assert _pile_fate(search, (1, 1), 8, 0) != _pile_fate(search, (1, 1), 8, 1)
     assert _pile_fate(search, (1, 1), 8, 0) != _pile_fate(search, (0, 1), 9, 0)  # a side with none: a kot is open
+
+
+def test_under_a_deciding_pair_the_tricks_won_are_no_part_of_the_key():
+    """band-rang (score.deals: a deal won is a point, however): at trick 10, 5-4 and 2-7 in
+    tricks play on alike, the deal decided by a pair or by none (one key); who won the last
+    trick, a defender or a caller, is not (a defender's next trick makes a pair)."""
+    search = _root(random_position("band-rang", random.Random(5), 4, 0))
+    assert search.number == 10 and search.run_by == 2
+    assert _fate(search, (5, 4), (0, 0)) == _fate(search, (2, 7), (0, 0))
+    one = _fate(search, (5, 4), (0, 0))
+    search.run_by = 1
+    assert _fate(search, (5, 4), (0, 0)) != one
