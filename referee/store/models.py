@@ -119,7 +119,8 @@ class FeedEvent(Base):
     """The outbox: what the referee decided, written with the change that caused it."""
 
     __tablename__ = "feed_events"
-    __table_args__ = (UniqueConstraint("tournament_id", "seq", name="uq_feed_events_tournament_seq"),)
+    __table_args__ = (UniqueConstraint("tournament_id", "seq", name="uq_feed_events_tournament_seq"),
+                      Index("ix_feed_events_match_id_deal", "match_id", "deal"))
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
@@ -128,6 +129,9 @@ class FeedEvent(Base):
     type: Mapped[str] = mapped_column(String(40))
     payload: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # the deal it is about (its payload's), so that a write reads what its deal's feed said,
+    # not every event of the match
+    deal: Mapped[int | None]
 
 
 class Webhook(Base):

@@ -46,7 +46,7 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     for type_, payload in events:
         t.feed_seq += 1
         s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,
-                        payload={"match": m.id, **payload}, created_at=utcnow()))
+                        payload={"match": m.id, **payload}, created_at=utcnow(), deal=deal_of(payload)))
 
 
 def _ledger_events(s: Session, m: Match, before: Head | None, after: Head, kind: str | None,
@@ -99,6 +99,12 @@ def renumbered(payload: dict, first: int) -> dict:
     return out
 
 
+def deal_of(payload: dict) -> int | None:
+    """The deal a feed event is about (a trick's, a deal's, a violation's), if any."""
+    deal = payload.get("deal")
+    return deal if type(deal) is int else None
+
+
 def _changed_records(old: dict | None, new: dict) -> set[int]:
     """The deals whose record a write changed (a deal's public view is its record's and
     verdict's: the others show what they showed)."""
@@ -113,7 +119,7 @@ def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tu
     deal 40 reads no more than at deal 2."""
     rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
         FeedEvent.match_id == m.id, FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
-        FeedEvent.payload["deal"].as_integer().in_(sorted(touched)))).all() if touched else []
+        FeedEvent.deal.in_(sorted(touched)))).all() if touched else []
     deals = {p["deal"] for t, p in rows if t in ("deal.finished", "deal.abandoned")}
     violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
     return deals, violations
@@ -121,15 +127,15 @@ def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tu
 
 def _ended(s: Session, m: Match) -> bool:
     """Has this match's feed announced it finished?"""
-    return s.execute(select(FeedEvent.id).where(FeedEvent.match_id == m.id, FeedEvent.type == "match.finished")
-                     .limit(1)).first() is not None
+    return s.execute(select(FeedEvent.id).where(FeedEvent.match_id == m.id, FeedEvent.deal.is_(None),
+                                                FeedEvent.type == "match.finished").limit(1)).first() is not None
 
 
 def announced_tricks(s: Session, m: Match, deals: set[int]) -> set[tuple]:
     """The (deal, trick) pairs of these deals that this match's feed has ever announced."""
     rows = s.scalars(select(FeedEvent.payload).where(
         FeedEvent.match_id == m.id, FeedEvent.type == "trick.finished",
-        FeedEvent.payload["deal"].as_integer().in_(sorted(deals)))).all()
+        FeedEvent.deal.in_(sorted(deals)))).all()
     return {(p["deal"], p["trick"]) for p in rows}
 
 

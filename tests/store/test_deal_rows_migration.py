@@ -1,7 +1,8 @@
-"""The migration to matches stored by deal (0006), on a database made by main at 906a0dc (the
-last code that kept a match's whole head on its row): afterwards every read answers byte
-for byte what it answered before, each deal is a row with the standing it began from; and
-back: after the downgrade the code of 906a0dc reads the same answers again."""
+"""The migrations to matches stored by deal (0006) and feed events that name their deal
+(0007), on a database made by main at 906a0dc (the last code that kept a match's whole head
+on its row): afterwards every read answers byte for byte what it answered before, each deal
+is a row with the standing it began from, each event names its deal; and back: after the
+downgrade the code of 906a0dc reads the same answers again."""
 import json
 import os
 import subprocess
@@ -11,8 +12,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from referee.store.db import downgrade, upgrade
-from referee.store.models import Match, MatchDeal
+from alembic.script import ScriptDirectory
+
+from referee.store.db import alembic_config, downgrade, upgrade
+from referee.store.models import FeedEvent, Match, MatchDeal
 from tests.store.made_by_56977ff import answers
 from tests.store.test_revision_migration import empty_url, made_by_old_code, old_code_at, serving  # noqa: F401
 
@@ -49,6 +52,7 @@ def test_every_read_is_the_same_after_the_upgrade_and_after_the_downgrade(old_co
             shells = {m.id: (m.record["deals"], m.verdict["deals"]) for m in s.scalars(select(Match))}
             rows = s.execute(select(MatchDeal.match_id, MatchDeal.deal, MatchDeal.verdict, MatchDeal.start)
                              .order_by(MatchDeal.match_id, MatchDeal.deal)).all()
+            events = s.execute(select(FeedEvent.type, FeedEvent.payload, FeedEvent.deal)).all()
     # the match rows count their deals, the deals are rows: the uploaded two-deal match
     # (won 7-0 by team 1, then by team 0) is deals 0 and 1, the second begun at 0-1 in courts
     assert all(type(n) is int and n == v for n, v in shells.values())
@@ -57,7 +61,10 @@ def test_every_read_is_the_same_after_the_upgrade_and_after_the_downgrade(old_co
     first, second = [r for r in rows if r.match_id == uploaded]
     assert (first.deal, second.deal) == (0, 1) and first.start["courts"] == [0, 0]
     assert second.start["courts"] == first.verdict["result"]["courts"] == [0, 1]
-    downgrade(empty_url, "-1")
+    # each feed event names its deal (0007): a trick's, a deal's, a violation's; none for the match's own
+    assert "match.finished" in {e.type for e in events if e.deal is None} <= {"match.finished", "match.revised", "standings.changed"}
+    assert all(e.deal == e.payload["deal"] for e in events if e.deal is not None) and len(events) > 20
+    downgrade(empty_url, ScriptDirectory.from_config(alembic_config(empty_url)).get_revision("0006").down_revision)
     assert read_by_old_code(old_code, empty_url, before["made"]) == before["answers"]
     upgrade(empty_url)
     with serving(empty_url) as again:
