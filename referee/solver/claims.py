@@ -3,16 +3,19 @@ on the one search (core.py):
 
 - g, the claimer's team's tricks against any defence, counted up to the deal's own end
   (objective DEAL_TRICKS, both teams playing for tricks; R-4's play-on where it gains);
-- f, the fewest tricks the claimer's team can end with over every line (objective FEWEST,
-  all four seats choosing together; R-38: a concession of tricks that cannot be lost is
-  void), asked only whether it is above the award, and then its value;
+- f, the fewest tricks the claimer's team can end with over every line (R-38: a
+  concession of tricks that cannot be lost is void), asked only whether it is above the
+  award, and then its value;
 - the award: min(n, g), or n for an accepted claim some line makes, never below f; when no
-  line gives exactly that count, the nearest a line gives (objective EXACT asked only
-  whether a line exists);
+  line gives exactly that count, the nearest a line gives;
 - the line: perfect play restricted to the award (R-34a, objective EXACT): at every play
   both teams choose, for the claimers' outcome (§13's order), among the plays after which a
   line giving the claimers exactly the award is still possible;
 - the defence that beats a claim that failed: perfect play for tricks (DEAL_TRICKS).
+
+f and "does some line give exactly k?" are one search of their own, all four seats choosing
+together (core_exact: "does some line give the claimers a count in W?"), with its own
+bounds and table; the restricted line asks it too, so each is searched once.
 
 The engine's replay gets these through a settler (`referee.settlers.Searching`), which
 imports this module only when a claim or a bell needs it; each search runs under its own
@@ -26,7 +29,6 @@ from ..engine.deal import Deal
 from ..engine.errors import RecordError
 from ..engine.playrecord import PLAY, REVEAL, Event
 from . import Solver, UnsolvablePosition, solve
-from .core_codes import LOWEST, NONE, TRUE
 from .limits import SearchLimit, SearchLimitExceeded
 from .position import REVEAL_MOVE
 
@@ -104,14 +106,13 @@ def _settle(deal: Deal, limit: SearchLimit, core=None) -> settlement.Line:
     root.claimed, root.play_all = None, False
     try:
         tricks = Solver("deal_tricks", core).prepare(root, claim.team, limit)
-        fewest = Solver("fewest", core).prepare(root, claim.team, limit)
         exact = Solver("exact", core).prepare(root, claim.team, limit)
     except UnsolvablePosition as exc:
         raise RecordError("claim_unsettled", f"the claim of seat {claim.seat} cannot be settled here: {exc}",
                           claim.event) from None
     g = tricks.value()
-    award = _award(claim.tricks, claim.answer, g, lambda k: exact.search.test(LOWEST, k) != NONE,
-                   lambda k: _floor(fewest, k, g))
+    reaches = exact.search.reaches  # (W) -> does some line give the claimers a count in W (bit k: k)?
+    award = _award(claim.tricks, claim.answer, g, lambda k: reaches(1 << k), lambda k: _floor(reaches, k, g))
     line = exact.line(exact.value(award), award)
     held = g >= claim.tricks
     fields = {"held": held, "can_take": g, "awarded": award, "line": _plays(line),
@@ -136,16 +137,16 @@ def _award(n: int, answer: str, g: int, reaches, floor) -> int:
     return below if below is not None else next(k for k in range(award + 1, g + 1) if reaches(k))
 
 
-def _floor(fewest, k: int, g: int) -> int | None:
+def _floor(reaches, k: int, g: int) -> int | None:
     """R-38's f when it is above k (every line gives the claimers more than k), else None:
-    one question first, the value only when asked for (f <= g: the defence's line is one)."""
-    s = fewest.search
-    if k >= g or s.over() or s.test(k + 1) != TRUE:
+    one question first, the value only when asked for (f <= g: the defence's line is one).
+    `reaches(W)`: some line gives a count in W; f >= t when none gives fewer than t."""
+    if k >= g or reaches((1 << (k + 1)) - 1):
         return None
     lo, hi = k + 1, g  # f >= lo; f <= g
     while lo < hi:
         at = (lo + hi + 1) // 2
-        if s.test(at) == TRUE:
+        if not reaches((1 << at) - 1):
             lo = at
         else:
             hi = at - 1

@@ -4,9 +4,8 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_bounds cimport Bounds
+from referee.solver.core_exact cimport Exact
 
-cdef int CHECK
 cdef int DEAL_TRICKS
 cdef int END_THIRTEEN
 cdef int EXACT
@@ -14,6 +13,7 @@ cdef u64 FALSE
 cdef int FEWEST
 cdef long long LOWEST
 cdef u64 NONE
+cdef int REACH_FIRST
 cdef u64 RELMASK
 cdef int RES
 cdef int REVEAL
@@ -23,17 +23,12 @@ cdef u64 TRUE
 cdef u64 UNDECIDED
 
 
-cdef class Search(Bounds):
+cdef class Search(Exact):
     cdef int killer[64]
     cdef int lw[256]
     cdef int stack[64]
     cdef int stack_kind[64]
-    cdef public int stopped, best_move
-    cdef public long long nodes
-    cdef int unspent
-
-    @cython.locals(n=cython.int)
-    cdef void _spend(self)
+    cdef public int best_move
 
     @cython.locals(obj=cython.int)
     cdef u64 _terminal(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
@@ -50,9 +45,8 @@ cdef class Search(Bounds):
     @cython.locals(left=cython.int, obj=cython.int, r=u64, key=u64, lens=u64)
     cdef u64 _start(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, rev=cython.int, n=cython.int, want=u64, other=u64, rel=u64,
+    @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, n=cython.int, want=u64, other=u64, rel=u64,
                    best=u64, found=cython.int, i=cython.int, m=cython.int, res=u64, code=u64, lw=cython.int,
                    s=cython.int, r=cython.int, low=cython.int)
     cdef u64 _card(self, long long t, int kk, int hint) except? 0xFFFFFFFFFFFFFFFF
 
-    cdef u64 _exact_envelope(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF

@@ -15,8 +15,11 @@ perspective team's value from here reach t?", for four objectives:
 - SCORE: the deal's outcome for the team, encoded (outcome.py);
 - EXACT: SCORE among the lines that give the team exactly kk more tricks (R-34a), with a
   third answer, NONE, where no line gives that count;
-- FEWEST: DEAL_TRICKS with every seat choosing to lower the team's tricks (all four
-  together, R-38's f), with bounds of its own (core_bounds._fewest).
+- FEWEST: R-38's f, the fewest tricks any line gives the team (all four seats choosing
+  together).
+
+EXACT's "is there a line at all?" and FEWEST are the exact-count search (core_exact.py), a
+search of its own with its own bounds and table, which the restricted search asks too.
 
 At each trick's start: sure tricks (bridge play only), and one transposition table keyed
 by relative ranks plus the rule state, each answer holding for every position whose cards
@@ -26,17 +29,18 @@ ranks). The R-4 play-on choice is one function (`_choice`).
 The search is one class built in layers, one module each: core_state (the position, playing
 and taking back a move), core_trick (a trick's close, the deal's end), core_moves (the move
 generator), core_table (the transposition table), core_spans (the outcomes every sequence
-of trick winners can reach), core_bounds (sure tricks, the deal's ends), and this module (the search itself and the driver's questions); their numbers are
+of trick winners can reach), core_bounds (sure tricks, the deal's ends), core_exact (the
+exact-count search and the budget's accounting), and this module (the search itself and the driver's questions); their numbers are
 core_codes. They are plain Python and are also compiled by Cython (the C types in each
 module's .pxd) when the install finds a C compiler; both run the same code (loader.py
 chooses). They import nothing else: the rules' option values come in as numbers
 (position.py reads them from the engine's replay), the deal's scoring as a function.
 """
-from .core_bounds import Bounds
-from .core_codes import CHECK, DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, RELMASK, RES, REVEAL, SCORE, TRICKS, TRUE, UNDECIDED
+from .core_codes import DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TRICKS, TRUE, UNDECIDED
+from .core_exact import Exact
 
 
-class Search(Bounds):
+class Search(Exact):
     """One solve's search: `load` a position, then `test`, `push`/`pop` (see core_state.State
     for the arguments)."""
 
@@ -46,25 +50,12 @@ class Search(Bounds):
         self.lw = [0] * 256
         self.stack = [0] * 64
         self.stack_kind = [0] * 64
-        self.nodes = 0
-        self.unspent = 0
-        self.stopped = 0
         self.best_move = -1
-
-    def _spend(self):
-        n = self.unspent
-        self.unspent = 0
-        if self.spend is not None and n:
-            try:
-                self.spend(n)
-            except BaseException as exc:  # the budget said stop: unwind, then raise at the top
-                self.stopped = 1
-                self.error = exc
 
     def _terminal(self, t, kk):
         """The deal is over: does the value reach t?"""
         obj = self.objective
-        if obj <= DEAL_TRICKS or obj == FEWEST:
+        if obj <= DEAL_TRICKS:
             return (TRUE if t <= 0 else FALSE) << RES
         if obj == EXACT and kk != 0:
             return NONE << RES
@@ -72,7 +63,7 @@ class Search(Bounds):
 
     def _choice(self, t, kk):
         """After a first-7 court the court team stops or plays on (R-4): the better for it."""
-        mine = (self.first_seven == self.team or t <= LOWEST) and self.objective != FEWEST
+        mine = self.first_seven == self.team or t <= LOWEST
         stop = self._terminal(t, kk)
         code = stop >> RES
         if (mine and code == TRUE) or (not mine and code == FALSE):
@@ -102,7 +93,7 @@ class Search(Bounds):
         gain = self._close_do()
         rel = self.closed_rel
         obj = self.objective
-        if obj <= DEAL_TRICKS or obj == FEWEST:
+        if obj <= DEAL_TRICKS:
             t -= gain
         elif obj == EXACT:
             kk -= gain
@@ -121,7 +112,7 @@ class Search(Bounds):
             return 0
         left = 14 - self.number
         obj = self.objective
-        if obj <= DEAL_TRICKS or obj == FEWEST:
+        if obj <= DEAL_TRICKS:
             if t <= 0:
                 return TRUE << RES
             if t > left + self.pile:
@@ -146,8 +137,8 @@ class Search(Bounds):
             r = self._exact_envelope(t, kk)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == FEWEST:
-            r = self._fewest(t)
+        elif obj == EXACT and (self.r.pile or self.r.pairs) and not self.r.settled and t > LOWEST:
+            r = self._exact_pile(t, kk)
             if r != UNDECIDED << RES:
                 return r
         key = self._key(kk)
@@ -165,11 +156,7 @@ class Search(Bounds):
     def _card(self, t, kk, hint):
         """The seat to play tries each move: a yes for its team (any move) or a no (every
         move), NONE where no move has a line (EXACT)."""
-        self.nodes += 1
-        self.unspent += 1
-        if self.unspent > CHECK:
-            self._spend()
-        if self.stopped:
+        if self._count_node():
             return 0
         if self.objective == EXACT and self.tk and self.monotone and t > LOWEST:
             res = self._exact_envelope(t, kk)
@@ -178,11 +165,6 @@ class Search(Bounds):
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
-        # FEWEST: every seat lowers the team's tricks, so the team's own seats try their
-        # moves worst first (the generator orders them best first for the seat's side)
-        rev = self.objective == FEWEST and mine
-        if self.objective == FEWEST:
-            mine = 0
         n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
         # at or below LOWEST no value fails: only whether a line exists is asked (EXACT), and
         # either side's first line answers it
@@ -199,7 +181,7 @@ class Search(Bounds):
         self.lw[lw + 3] = 0
         i = 0
         for i in range(n):
-            m = self.mv[ply * 16 + (n - 1 - i if rev else i)]
+            m = self.mv[ply * 16 + i]
             s = m // 13
             r = m - 13 * s
             if m != REVEAL and r < self.lw[lw + s] and not self._special(s, r):
@@ -233,23 +215,15 @@ class Search(Bounds):
         self.best_move = found
         return best << RES | rel
 
-    def _exact_envelope(self, t, kk):
-        """EXACT: every end the deal can reach with the team taking exactly kk more tricks
-        (whoever wins each trick) has an outcome in [span_lo, span_hi]; when that decides
-        `value >= t`, the answer is that, or NONE where no line at all gives kk."""
-        if not self._span(kk):
-            return NONE << RES
-        if self.span_lo < t <= self.span_hi:
-            return UNDECIDED << RES
-        # is there a line at all? (cheap: the first one found)
-        found = self._start(LOWEST, kk) if self.tk == 0 else self._card(LOWEST, kk, -1)
-        if found >> RES == NONE:
-            return found
-        return (TRUE if self.span_lo >= t else FALSE) << RES | (found & RELMASK)
-
     def test(self, t, kk=0):
         """Does the perspective team's value from this position reach t? TRUE, FALSE or
-        NONE (EXACT: no line gives exactly kk more tricks). Raises what the budget raised."""
+        NONE (EXACT: no line gives exactly kk more tricks). Raises what the budget raised.
+        Whether a line gives kk at all (EXACT, t at LOWEST) and FEWEST's f >= t are asked of
+        the exact-count search (core_exact)."""
+        if self.objective == FEWEST:
+            return TRUE if t <= 0 or not self.reaches((1 << t) - 1) else FALSE
+        if self.objective == EXACT and t <= LOWEST:
+            return TRUE if 0 <= kk <= 14 and self.reaches(1 << kk) else NONE
         self.stopped = 0
         self.error = None
         self.ply = self.depth
@@ -274,6 +248,7 @@ class Search(Bounds):
         error = self.error
         self.error = None
         self._clear_table(1 << 12, 1 << 14)
+        self._clear_reach(REACH_FIRST)
         return error.with_traceback(None)
 
     def over(self):

@@ -81,6 +81,10 @@ M64 = 0xFFFFFFFFFFFFFFFF
 HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
 HASH_B = 0xC2B2AE3D27D4EB4F
 CHECK = 1023             # the budget is asked every 1,024 nodes
+REACH_WORDS = 9          # the exact-count table (core_exact): a slot is the key's six words, the counts, two rel masks
+REACH_PROBE = 4          # places looked at from a key's hash
+REACH_FIRST = 1 << 4     # slots at first (a search that asks none keeps 1 KiB); doubled while over half used, up to REACH_MAX (36 MiB)
+REACH_MAX = 1 << 19
 
 # Tables of 13-bit masks (one suit): how many cards, the highest, the lowest (-1: none);
 # UP[s * 13 + r]: suit s's ranks r..12 in a 52-bit mask; ONES[i]: one card of seat*4+suit i

@@ -45,6 +45,25 @@ def test_both_paths_give_the_same_answer_by_the_same_search(preset, overrides, r
     assert compiled == python  # values, lines, results and the very node count
 
 
+@pytest.mark.parametrize("preset,overrides,reveal_rate", GROUPS[1::4], ids=[f"{p}{o or ''}" for p, o, _ in GROUPS[1::4]])
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), left=st.integers(1, 4), in_trick=st.integers(0, 3))
+def test_both_paths_count_alike_by_the_same_exact_count_search(preset, overrides, reveal_rate, seed, left, in_trick):
+    """core_exact's "does some line give a count in W?" for every count and every f question."""
+    if not loader.COMPILED:
+        pytest.skip(f"the compiled solver core is not in use here ({loader.STATE})")
+    options = resolve(preset, overrides)
+    deal = random_position(preset, random.Random(seed), left, in_trick, options, reveal_rate)
+    assume(deal is not None)
+    deal.play_all = False
+    answers = []
+    for core in (loader.Search, loader.python_search()):
+        search = Solver("exact", core).prepare(deal, deal.to_play & 1).search
+        answers.append([search.reaches(1 << k) for k in range(14)] + [search.reaches((1 << t) - 1) for t in range(14)]
+                       + [search.nodes])
+    assert answers[0] == answers[1]
+
+
 def test_the_rule_kernel_is_the_engines_file_on_both_paths():
     """One home for the trick-level rules: the Python core runs referee/engine/kernel.py (the
     engine's own) as Python; the compiled core runs it compiled as core_kernel, built from
