@@ -63,7 +63,7 @@ class Search(Exact):
 
     def _choice(self, t, kk):
         """After a first-7 court the court team stops or plays on (R-4): the better for it."""
-        mine = self.first_seven == self.team or t <= LOWEST
+        mine = self.first_seven == self.team
         stop = self._terminal(t, kk)
         code = stop >> RES
         if (mine and code == TRUE) or (not mine and code == FALSE):
@@ -133,11 +133,11 @@ class Search(Exact):
             r = self._pile_bound(t)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == EXACT and self.monotone and t > LOWEST:
+        elif obj == EXACT and self.monotone:
             r = self._exact_envelope(t, kk)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == EXACT and (self.r.pile or self.r.pairs) and not self.r.settled and t > LOWEST:
+        elif obj == EXACT and (self.r.pile or self.r.pairs) and not self.r.settled:
             r = self._exact_pile(t, kk)
             if r != UNDECIDED << RES:
                 return r
@@ -158,7 +158,7 @@ class Search(Exact):
         move), NONE where no move has a line (EXACT)."""
         if self._count_node():
             return 0
-        if self.objective == EXACT and self.tk and self.monotone and t > LOWEST:
+        if self.objective == EXACT and self.tk and self.monotone:
             res = self._exact_envelope(t, kk)
             if res != UNDECIDED << RES:
                 return res
@@ -166,9 +166,7 @@ class Search(Exact):
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
         n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
-        # at or below LOWEST no value fails: only whether a line exists is asked (EXACT), and
-        # either side's first line answers it
-        want = TRUE if mine or t <= LOWEST else FALSE
+        want = TRUE if mine else FALSE
         other = FALSE if mine else TRUE
         rel = 0
         best = NONE

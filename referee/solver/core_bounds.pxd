@@ -46,8 +46,6 @@ cdef class Bounds(Spans):
     @cython.locals(m=cython.int, n=cython.int)
     cdef int _forced(self, int kk) noexcept
 
-    @cython.locals(m=cython.int, n=cython.int)
-    cdef u64 _fewest(self, long long t) noexcept
 
     @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF

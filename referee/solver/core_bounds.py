@@ -208,21 +208,6 @@ class Bounds(Spans):
             return kk < n
         return kk > 14 - self.number - n
 
-    def _fewest(self, t):
-        """FEWEST (R-38's f, all four seats choosing together): the team takes at least the
-        top trumps it holds in one hand (_masters), and at most the tricks the other team's
-        leave it; the answer when that decides `f >= t`."""
-        m = self._masters()
-        if m < 0:
-            return UNDECIDED << RES
-        n = m & 15
-        if ((m >> 4) & 1) == self.team:
-            if n >= t:
-                return TRUE << RES | self.cash_rel
-        elif 14 - self.number - n < t:
-            return FALSE << RES | self.cash_rel
-        return UNDECIDED << RES
-
     def _pile_bound(self, t):
         """Pile and deciding-pair games, where a trick won may be worse than lost: the value
         lies between the lowest and highest outcome of every sequence of trick winners from
