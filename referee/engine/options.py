@@ -10,7 +10,7 @@ from .collection import COLLECTIONS
 from .errors import OptionError, did_you_mean, shown
 from .trump_modes import MODES
 
-TRUMP_MODES = ("called", "blind", "hidden", "first_void", "random", "band")
+TRUMP_MODES = tuple(MODES)  # option.trump's values
 SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")

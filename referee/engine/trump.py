@@ -5,6 +5,7 @@ trump_hidden.py, trump_band.py; trump_modes.py maps the option's values to them.
 from __future__ import annotations
 
 from .cards import Card
+from .errors import RecordError
 
 
 # How the face-down card came to be shown, and the rule that showed it.
@@ -18,6 +19,11 @@ REVEAL_RULES = {
     "opponent_void": ["trump.hidden.opponent"],
     "claim": ["R-33"],
 }
+
+
+def bad_trump(message: str) -> RecordError:
+    """A record's trump that its mode cannot take (record.trump)."""
+    return RecordError("bad_trump", message)
 
 
 class TrumpMode:

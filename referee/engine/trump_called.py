@@ -6,14 +6,9 @@ turned up at random (random). It is a trump from the first card."""
 from __future__ import annotations
 
 from .cards import Card, partner, team_of
-from .errors import RecordError
 from .playrecord import TrumpSpec
-from .trump import Trump, TrumpMode
+from .trump import Trump, TrumpMode, bad_trump
 from .violations import Violation
-
-
-def bad_trump(message: str) -> RecordError:
-    return RecordError("bad_trump", message)
 
 
 class Called(TrumpMode):

@@ -5,9 +5,8 @@ card hands the setting to the earliest off-suit card still on the table (R-15; p
 and resets it). Under a pile, a pair may start with the trick that set it (pile.delayed)."""
 from __future__ import annotations
 
-from .errors import RecordError
 from .playrecord import TrumpSpec
-from .trump import Trump, TrumpMode
+from .trump import Trump, TrumpMode, bad_trump
 
 
 class FirstVoid(TrumpMode):
@@ -17,7 +16,7 @@ class FirstVoid(TrumpMode):
 
     def dealt(self, deal, spec: TrumpSpec) -> Trump:
         if not spec.is_empty:
-            raise RecordError("bad_trump", "no trump is called in a first-void game: trump must be null")
+            raise bad_trump("no trump is called in a first-void game: trump must be null")
         return Trump(self)
 
     def established(self, trump: Trump, event: int) -> bool:

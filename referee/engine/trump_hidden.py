@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .errors import RecordError
 from .playrecord import TrumpSpec
-from .trump import Trump, TrumpMode
+from .trump import Trump, TrumpMode, bad_trump
 
 
 class Hidden(TrumpMode):
@@ -30,11 +29,11 @@ class Hidden(TrumpMode):
         """The face-down card, one of the caller's first five."""
         card = spec.hidden
         if card is None:
-            raise _bad_trump(f"trump mode \"{self.name}\" needs the face-down card, as {{\"hidden\": \"QC\"}}")
+            raise bad_trump(f"trump mode \"{self.name}\" needs the face-down card, as {{\"hidden\": \"QC\"}}")
         if deal.hands is not None and card not in deal.dealt[deal.caller][:5]:
-            raise _bad_trump(f"the hidden card {card.face} is not among the caller's (seat {deal.caller}) first five cards")
+            raise bad_trump(f"the hidden card {card.face} is not among the caller's (seat {deal.caller}) first five cards")
         if spec.suit is not None and spec.suit != card.suit:
-            raise _bad_trump(f"suit {spec.suit} does not match the hidden card {card.face}")
+            raise bad_trump(f"suit {spec.suit} does not match the hidden card {card.face}")
         return Trump(self, card.suit, card=card)
 
     def established(self, trump: Trump, event: int) -> bool:
@@ -56,10 +55,6 @@ class Hidden(TrumpMode):
 
     def random_spec(self, rng, hands, caller: int, bid) -> TrumpSpec:
         return TrumpSpec(hidden=rng.choice(hands[caller][:5]))
-
-
-def _bad_trump(message: str) -> RecordError:
-    return RecordError("bad_trump", message)
 
 
 @lru_cache(maxsize=None)
