@@ -103,11 +103,6 @@ class Trump:
         self.is_hidden = trump_mode.concealed  # the face-down card is still face down
         self.suit = suit if trump_mode.known_at_deal else None
 
-    @property
-    def reveals_on_void(self) -> bool:
-        """band auto variants: the first show-out turns the card up (R-14)."""
-        return self.trump_mode.reveals_on_void
-
     def reveal(self, trick: int, event: int, seat: int, how: str) -> None:
         self.revealed = {"trick": trick, "event": event, "seat": seat, "how": how, "rule": REVEAL_RULES[how]}
         self.suit = self.secret_suit
