@@ -70,7 +70,7 @@ def resumable(record: dict, old_record: dict, old_verdict: dict) -> tuple[list[d
     `match`) or with a deal added after finished ones; else None."""
     old, new, standing = old_record["deals"], record["deals"], old_verdict["match"]
     if (not old_verdict["valid"] or standing["finished"] or record.get("closed") or not new
-            or _without(record, "deals") != _without(old_record, "deals")):
+            or without(record, "deals") != without(old_record, "deals")):
         return None
     statuses = [d["status"] for d in old_verdict["deals"][-2:]]
     if len(new) == len(old) + 1 and new[:-1] == old and (not statuses or statuses[-1] in OVER):
@@ -84,10 +84,11 @@ def resumable(record: dict, old_record: dict, old_verdict: dict) -> tuple[list[d
 def _appended(old: dict, new: dict) -> bool:
     """`new` is the deal `old` with events added after its own."""
     events, more = old.get("events") or [], new.get("events") or []
-    return _without(old, "events") == _without(new, "events") and more[:len(events)] == events
+    return without(old, "events") == without(new, "events") and more[:len(events)] == events
 
 
-def _without(d: dict, name: str) -> dict:
+def without(d: dict, name: str) -> dict:
+    """`d` but its `name` (store/deals.py too)."""
     return {k: v for k, v in d.items() if k != name}
 
 

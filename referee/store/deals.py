@@ -122,7 +122,7 @@ def standings(head: Head, first: int, start: dict, end: int | None = None) -> li
     record, verdict = head
     end = len(record["deals"]) if end is None else end
     out, settler = [start], Recorded(verdict)
-    unclosed = {k: v for k, v in record.items() if k != "closed"}  # a close comes after every deal
+    unclosed = judging.without(record, "closed")  # a close comes after every deal
     for i in range(first, end - 1):
         judged = {"valid": True, "errors": [], "deals": verdict["deals"][:i], "match": out[-1]}
         before = ({**unclosed, "deals": record["deals"][:i]}, judged)
