@@ -21,8 +21,6 @@ cdef class Spans(Table):
                    v=cython.longlong, w=cython.int, number=cython.int)
     cdef long long _span_of(self, int kk) except? -2
 
-    cdef void _span_restore(self, int saved) noexcept
-
     @cython.locals(key=cython.long, saved_won0=cython.int, saved_won1=cython.int, saved_tens0=cython.int,
                    saved_tens1=cython.int, saved=cython.int, left=cython.int, j=cython.int, w=cython.int)
     cdef long long _sim(self, int side, int q, int sure, int fell) except? -1

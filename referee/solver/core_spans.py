@@ -54,12 +54,12 @@ class Spans(Table):
             return (lo + 0x20000) << 20 | (hi + 0x20000)
         lo = 1 << 40
         hi = -(1 << 40)
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        saved = self._fate_saved()
         if self.court_made:  # the court team may stop here
             self.ended = 1
             self.court_made = 0
             v = self._span_of(kk)
-            self._span_restore(saved)
+            self._fate_restore(saved)
             if v >= 0:
                 lo = min(lo, (v >> 20) - 0x20000)
                 hi = max(hi, (v & 0xFFFFF) - 0x20000)
@@ -77,19 +77,13 @@ class Spans(Table):
             v = self._span_of(kk - (1 if w == self.team else 0))
             self.number = number
             self.won[w] -= 1
-            self._span_restore(saved)
+            self._fate_restore(saved)
             if v >= 0:
                 lo = min(lo, (v >> 20) - 0x20000)
                 hi = max(hi, (v & 0xFFFFF) - 0x20000)
         if hi < lo:
             return -1
         return (lo + 0x20000) << 20 | (hi + 0x20000)
-
-    def _span_restore(self, saved):
-        self.first_seven = (saved & 3) - 1
-        self.play_on = (saved >> 2) & 1
-        self.court_made = (saved >> 3) & 1
-        self.ended = (saved >> 4) & 1
 
     def _sim(self, side, q, sure, fell):
         """The value if `side` wins the next q tricks and the other side every one after, by
@@ -107,7 +101,7 @@ class Spans(Table):
         saved_won1 = self.won[1]
         saved_tens0 = self.tens[0]
         saved_tens1 = self.tens[1]
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3
+        saved = self._fate_saved()
         left = 14 - self.number
         j = 0
         for j in range(left):
@@ -132,9 +126,7 @@ class Spans(Table):
         self.won[1] = saved_won1
         self.tens[0] = saved_tens0
         self.tens[1] = saved_tens1
-        self.first_seven = (saved & 3) - 1
-        self.play_on = (saved >> 2) & 1
-        self.court_made = (saved >> 3) & 1
+        self._fate_restore(saved)
         self.sims[key] = v
         return v
 
@@ -167,12 +159,12 @@ class Spans(Table):
             return self._span_of(0)  # the tens still out to either side
         lo = 1 << 40
         hi = -(1 << 40)
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        saved = self._fate_saved()
         if self.court_made:  # the court team may stop here (within a cash too: more lines, still a bound)
             self.ended = 1
             self.court_made = 0
             v = self._span_of(0)
-            self._span_restore(saved)
+            self._fate_restore(saved)
             lo = min(lo, (v >> 20) - 0x20000)
             hi = max(hi, (v & 0xFFFFF) - 0x20000)
         aces = 2 if self._aces_matter() else 1
@@ -227,5 +219,5 @@ class Spans(Table):
                 self._set_pair(paired)
                 self.revealed = shown & 1
                 self.revealed_trick = shown >> 1
-                self._span_restore(saved)
+                self._fate_restore(saved)
         return (lo + 0x20000) << 20 | (hi + 0x20000)

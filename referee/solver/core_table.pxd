@@ -57,6 +57,8 @@ cdef class Table(Moves):
                    kids=list, ws=cython.int, a=cython.int, k=cython.int, team=cython.int, taken=cython.int)
     cdef list _fate_kids(self, int opened, int saved)
 
+    cdef int _fate_saved(self) noexcept
+
     cdef void _fate_restore(self, int saved) noexcept
 
     @cython.locals(v=cython.int, s=cython.int, owner=cython.int)

@@ -81,7 +81,7 @@ class Table(Moves):
         v = self.fates.get(key)
         if v is not None:
             return v
-        saved = (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
+        saved = self._fate_saved()
         if self.ended:
             sig = (-1, self._value_now())
         elif self.court_made:  # the court team stops, or plays on
@@ -156,6 +156,10 @@ class Table(Moves):
                     self.revealed_trick = shown >> 1
                     self._fate_restore(saved)
         return kids
+
+    def _fate_saved(self):
+        """The court's state (first_seven, play_on, court_made, ended), packed for _fate_restore."""
+        return (self.first_seven + 1) | self.play_on << 2 | self.court_made << 3 | self.ended << 4
 
     def _fate_restore(self, saved):
         self.first_seven = (saved & 3) - 1
