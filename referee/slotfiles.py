@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from .lockdir import UnsafeDirectory, open_file, private_dir
+from .lockdir import CLOEXEC, DIRECTORY, UnsafeDirectory, open_file, private_dir
 
 
 class Entry(NamedTuple):
@@ -103,9 +103,17 @@ class Files:
 
     def leave(self, fd: int, name: str) -> None:
         try:
-            os.unlink(name, dir_fd=self.fd)
-        except FileNotFoundError:  # taken for a dead waiter's, the process's own being unknown
-            pass
+            _unlink(self.fd, name)
+        finally:
+            os.close(fd)
+
+    def _names(self) -> list[str]:
+        """The folder's file names, read through a descriptor of this call's own: listing the
+        shared one reads from one position that every thread moves (os.listdir of a descriptor
+        reads a duplicate of it), so two threads listing at once could each see part, or none."""
+        fd = os.open(".", os.O_RDONLY | DIRECTORY | CLOEXEC, dir_fd=self.fd)
+        try:
+            return os.listdir(fd)
         finally:
             os.close(fd)
 
@@ -113,7 +121,7 @@ class Files:
         """The entries of the files named `prefix...` that someone holds; `forget`: remove
         the others (a waiter's process ended without cleaning up)."""
         found = []
-        for name in os.listdir(self.fd):
+        for name in self._names():
             if not name.startswith(prefix):
                 continue
             try:
@@ -124,10 +132,19 @@ class Files:
                 if not _try_lock(fd, fcntl.LOCK_SH):
                     found.append(Entry.parse(name, os.pread(fd, 4096, 0)))
                 elif forget:
-                    os.unlink(name, dir_fd=self.fd)
+                    _unlink(self.fd, name)
             finally:
                 os.close(fd)
         return found
+
+
+def _unlink(directory: int, name: str) -> None:
+    """Remove a waiter's file; gone already is fine (its waiter left, or another process
+    forgot it as a dead waiter's, between our look and this)."""
+    try:
+        os.unlink(name, dir_fd=directory)
+    except FileNotFoundError:
+        pass
 
 
 def _try_lock(fd: int, kind: int) -> bool:
