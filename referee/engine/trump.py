@@ -37,7 +37,7 @@ class TrumpMode:
       hidden_form         the hidden trump itself (not band): face-down discards, Band Rang's form
       face_down_discards  the caller may discard face down (hidden, with hidden_caller_face_down)
       band_reveal         how a band trump is shown ("ask" otherwise); reveals_on_void: at the
-                          first show-out, must_trump_on_void: and that seat must trump
+                          first show-out (whether that seat must trump is the kernel's must_trump)
       caller_reveals      the caller may show the face-down card (false: band_caller_reveals)
       played_rules        the rules a hidden_card_played breach also names
       card_rule           the rule of a turned-up card (blind, random)
@@ -54,7 +54,6 @@ class TrumpMode:
     face_down_discards = False
     band_reveal = "ask"
     reveals_on_void = False
-    must_trump_on_void = False
     caller_reveals = True
     played_rules: tuple[str, ...] = ()
     card_rule: str | None = None

@@ -13,7 +13,7 @@ from .trump_hidden import Hidden
 
 
 class Band(Hidden):
-    __slots__ = ("band_reveal", "reveals_on_void", "must_trump_on_void", "caller_reveals")
+    __slots__ = ("band_reveal", "reveals_on_void", "caller_reveals")
     hidden_form = False
     played_rules = ("trump.band", "R-23")
 
@@ -21,7 +21,6 @@ class Band(Hidden):
         super().__init__("band")
         self.band_reveal = band_reveal
         self.reveals_on_void = band_reveal != "ask"
-        self.must_trump_on_void = band_reveal == "auto_must_trump"
         self.caller_reveals = caller_reveals                         # trump.band.caller-reveals
 
 

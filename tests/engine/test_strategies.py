@@ -14,6 +14,8 @@ import pytest
 
 from referee.engine import Deal, TrumpSpec, catalogue, resolve
 from referee.engine.collection import COLLECTIONS, Immediate
+from referee.engine.kernel import rules_of
+from referee.engine.kernel_play import must_trump
 from referee.engine.options import CHOICES
 from referee.engine.pile import Pile
 from referee.engine.simulate import deal_hands
@@ -97,8 +99,11 @@ def test_each_trump_mode_value_has_its_strategy():
     assert [name for name in MODES if options.trump_mode(name).concealed] == ["hidden", "band"]
     assert resolve("hidden-rung").trump_mode().face_down_discards
     assert not resolve("rr-hidden-rung").trump_mode().face_down_discards  # the option is off
-    band = resolve("mendikot", {"trump": "band", "band_reveal": "auto", "band_caller_reveals": False}).trump_mode()
-    assert (band.reveals_on_void, band.must_trump_on_void, band.caller_reveals) == (True, False, False)
+    options = resolve("mendikot", {"trump": "band", "band_reveal": "auto", "band_caller_reveals": False})
+    band = options.trump_mode()
+    # whether a show-out must trump is the kernel's rule, asked of the deal's Rules
+    seat_must_trump = must_trump(rules_of(options, "band", 0, 0, 0), 1, -1, -1, 1)
+    assert (band.reveals_on_void, seat_must_trump, band.caller_reveals) == (True, 0, False)
 
 
 def test_a_called_game_may_turn_up_a_blind_trump():
