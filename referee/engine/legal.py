@@ -71,21 +71,27 @@ def _allowed_now(deal, seat: int, hsuit: int) -> int:
                     deal.asker)
 
 
+def obligations(deal, asker: int | None) -> tuple[int, int]:
+    """The kernel's seats that must trump (must_trump): the asker as given and the seat a
+    show-out obliged, -1 for none."""
+    return -1 if asker is None else asker, -1 if deal.must_trump is None else deal.must_trump
+
+
 def _allowed(deal, seat: int, lead: bool, trump: int, hsuit: int, lmt: int, asker: int | None) -> int:
     """legal_suits for `seat`'s hand with the trump (a number), the face-down card's suit,
     lead_must_trump and the asker as given."""
-    hidden = deal.trump.card if hsuit >= 0 and seat == deal.caller else None
+    hidden = excluded(deal, seat) if hsuit >= 0 else None
     held = 0
     for c in deal.hands[seat]:
         if c is not hidden:
             held |= 1 << (c.code >> 4)
     return legal_suits(deal.rules, seat, int(lead), SUIT_NUMBER[deal.led], held, trump, hsuit, lmt,
-                       -1 if asker is None else asker, -1 if deal.must_trump is None else deal.must_trump)
+                       *obligations(deal, asker))
 
 
 def _cards(deal, seat: int, allowed: int, hsuit: int) -> list[Card]:
     """The cards of `seat`'s hand that legal_suits' answer `allowed` lets it play."""
-    hidden = deal.trump.card if hsuit >= 0 and seat == deal.caller else None
+    hidden = excluded(deal, seat) if hsuit >= 0 else None
     hand = deal.hands[seat]
     out = [c for c in hand if (allowed >> (c.code >> 4)) & 1 and c is not hidden]
     if allowed & L_HIDDEN and hidden in hand:

@@ -13,7 +13,7 @@ from .errors import RecordError
 from .hidden import before_play, check_face_down, cite_face_up
 from .kernel import SUIT_NUMBER
 from .kernel_play import follow_suit, ruff_suit
-from .legal import check_turn, hidden_suit, plays_face_up, slot
+from .legal import check_turn, hidden_suit, obligations, plays_face_up, slot
 from .trick import Played
 from .violations import Violation, add
 from .voids import contradict, declare
@@ -85,7 +85,7 @@ def _follow(deal, seat: int, card: Card, face_down: bool, i: int) -> None:
     # the kernel's order of what must be played (legal_suits): the suit led, then a trump
     revoke = declare(deal, "revoke", seat, SUITS[follow_suit(0, SUIT_NUMBER[led], -1, 0)], i, card, led, i)
     must = ruff_suit(deal.rules, seat, SUIT_NUMBER[led], SUIT_NUMBER[trump.suit], hidden_suit(deal),
-                     -1 if deal.asker is None else deal.asker, -1 if deal.must_trump is None else deal.must_trump)
+                     *obligations(deal, deal.asker))
     # one failure, one breach. The obligation to trump binds only a player who
     # could not follow (with hands: known now; without: until a revoke is proven).
     if must >= 0 and card.code >> 4 != must and not face_down and (deal.hands is None or revoke is None):
