@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 
-from sqlalchemy import func, select
+from sqlalchemy import event, select, update
 from sqlalchemy.orm import Session
 
 from .errors import TooLarge
-from .models import Match
+from .models import Match, Tournament
 
 # setting: (default, what it counts)
 LIMITS = {
@@ -44,5 +44,15 @@ def check_revisions(count: int) -> None:
 
 
 def check_new_match(s: Session, tid: str) -> None:
-    """Room for one more match in the tournament (under the tournament's lock)."""
-    _refuse("REFEREE_MAX_MATCHES", s.scalar(select(func.count()).select_from(Match).where(Match.tournament_id == tid)) + 1)
+    """Room for one more match in the tournament (under the tournament's lock): its kept
+    count read, one row, however many matches it holds."""
+    _refuse("REFEREE_MAX_MATCHES", s.scalar(select(Tournament.match_count).where(Tournament.id == tid)) + 1)
+
+
+@event.listens_for(Match, "after_insert")
+def _counted(mapper, connection, match: Match) -> None:
+    """Every match stored counts itself in its tournament's `match_count`, in the insert's
+    transaction, whichever write stores it (matches are never deleted)."""
+    tournaments = Tournament.__table__
+    connection.execute(update(tournaments).where(tournaments.c.id == match.tournament_id)
+                       .values(match_count=tournaments.c.match_count + 1))

@@ -59,6 +59,8 @@ class Tournament(Base):
     # The last feed sequence number given out; bumped under the tournament's row lock,
     # so feed events are numbered in commit order.
     feed_seq: Mapped[int] = mapped_column(default=0)
+    # Its matches, counted by each insert of one (limits.py): what its match limit reads.
+    match_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class Match(Base):
