@@ -25,9 +25,10 @@ import re
 from typing import Any
 
 from referee.engine.cards import Card
+from referee.engine.facts import OVER as DEAL_OVER
 from referee.engine.options import CHOICES, Options
 
-OVER = ("complete", "ended_by_penalty", "redeal", "abandoned")  # abandoned at a close: over, nobody plays on
+OVER = (*DEAL_OVER, "abandoned")  # abandoned at a close: over, nobody plays on
 # The trump modes whose trump lies face down until shown, as the modes themselves say (trump.py).
 HIDDEN_MODES = tuple(name for name in CHOICES["trump"] if Options().trump_mode(name).concealed)
 # A card as JSON fields and codes name it (TH), or as messages write it for people (10♥).

@@ -26,6 +26,9 @@ def penalty(deal) -> Violation | None:
     return min(found, key=lambda v: (v.trick, v.event)) if found else None
 
 
+OVER = ("complete", "ended_by_penalty", "redeal")  # the statuses of a deal the next one may follow
+
+
 def status(deal, penalty: Violation | None) -> str:
     if deal.redeal:
         return "redeal"

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from referee.app import create_app
 from referee.engine import adjudicate_dict
+from referee.engine.facts import OVER
 from referee.engine.simulate import deal_hands
 from referee.store.delivery import Worker
 from referee.store.webhooks import Webhooks
@@ -23,7 +24,6 @@ from tests.store.receiver import Receiver
 
 GAMES = ["hidden-rung", "rr-hidden-rung"]
 PLAYERS = ["A", "B", "C", "D"]
-OVER = ("complete", "ended_by_penalty", "redeal")
 SECTION = re.compile(r'<section class="deal" id="deal-(\d+)".*?</section>', re.S)
 TRUMP_P = re.compile(r'<p class="trump">(.*?)</p>', re.S)
 SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
