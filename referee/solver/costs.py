@@ -1,7 +1,7 @@
 """The costly-play rule, in one place: a move is costly when it is a legal move of the seat to
 play (a revoke or any other illegal play is the verdict's business, never a costly play) and
 its value, for the team of the seat that made it, is below the best value of that moment; the
-cost is the difference in words (`cost_of`), and the moves that were best are named with it.
+cost is the difference in words (`cost_against`), and the moves that were best are named with it.
 It decides the record's plays (`judged_move`: what `referee analyse` and the API's `costly`
 report, whichever way the values were found) and each move an analysis answer lists
 (`cards[].cost`); the API, the command and the page show what it says and decide nothing of
@@ -91,16 +91,15 @@ def legal_moves(deal: Deal) -> list:
 
 
 def cost_of(value, analysis: Analysis, record: Record) -> str | None:
-    """What a move of this value costs at the analysed moment, in words; None when it is as good
-    as the best: the record's plays (`costly_play`) and every move the seat could make (each
-    of an answer's `cards`) alike."""
+    """cost_against with the best of an analysed moment: what each move an answer lists
+    (`cards[].cost`) costs. It decides nothing of its own."""
     return cost_against(analysis.value, value, record)
 
 
 def cost_against(best, value, record: Record) -> str | None:
-    """What a move of `value` costs when `best` was to be had; None when nothing. The one
-    place that decides it (`cost_of`; a whole deal's review, which asks the solver only the
-    move's value and the best)."""
+    """What a move of `value` costs when `best` was to be had, in words; None when nothing.
+    The one place that decides it: the record's moves (`judged_move`, whichever way the
+    values were found) and every move an answer lists (`cost_of`) alike."""
     return None if value == best else cost_words(best, value, record)
 
 
