@@ -9,7 +9,7 @@ import orjson
 
 from referee import gctune, jsontext
 from referee.budget import Budget, Limits
-from referee.engine import Verdict
+from referee.engine import Options, Verdict
 from referee.engine.settlement import Stopped
 from referee.engine.cards import SUIT_SYMBOLS, face
 from referee.inputs import Item, Progress, parsed, read_units, record_of
@@ -30,10 +30,11 @@ def _trump_text(trump: dict | None) -> str:
     text = f"{suit} ({trump['mode']}"
     if trump.get("card"):
         text += f", card {face(trump['card'])}"
-    if trump["mode"] in ("hidden", "band"):
+    mode = Options().trump_mode(trump["mode"])  # what the mode says, never its name
+    if mode.concealed:
         rev = trump.get("revealed")
         text += f", shown in trick {rev['trick']} by seat {rev['seat']}" if rev else ", never shown"
-    if trump["mode"] == "first_void" and trump.get("set"):
+    if mode.set_by_void and trump.get("set"):
         text += f", set in trick {trump['set']['trick']} by seat {trump['set']['seat']}"
     return text + ")"
 

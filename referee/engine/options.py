@@ -273,6 +273,12 @@ _DEFAULTS = {**Options().as_dict(), "pile_no_collect_after": ()}
 _COURTS_COUNTED = ("courts", "rr-courts", "points")
 _PILE = (lambda o: o.collects.piles, "only collection pile has a pile")
 
+
+def _band(o: Options) -> bool:
+    """A band trump, as the modes say it (trump.py): face down, not the hidden trump's form."""
+    mode = o.trump_mode()
+    return mode.concealed and not mode.hidden_form
+
 NO_EFFECT = "option.no-effect"
 # When each option decides something, and why it does not otherwise (NO_EFFECT).
 ACTS_WHEN = {
@@ -285,16 +291,16 @@ ACTS_WHEN = {
     "play_on": (lambda o: o.end == "seven", "only a deal that ends at seven tricks may be played on"),
     "bavney_courts": (lambda o: o.play_on and o.end == "seven" and o.scoring in _COURTS_COUNTED,
                       "a bavney's courts count only with play_on, seven-trick deals and courts, rr-courts or points scoring"),
-    "hidden_caller_face_down": (lambda o: o.trump == "hidden", "only a hidden trump's caller plays face down"),
-    "band_reveal": (lambda o: o.trump == "band", "only a band trump has it"),
+    "hidden_caller_face_down": (lambda o: o.trump_mode().hidden_form, "only a hidden trump's caller plays face down"),
+    "band_reveal": (_band, "only a band trump has it"),
     "pile_first_pair_collects": _PILE, "pile_no_collect_after": _PILE, "pile_ace_on_ace": _PILE,
     "pile_ace_no_seal": _PILE, "pile_after_collect": _PILE,
     "deciding_pair_ace_rule": (lambda o: o.deciding_pair, "only deciding_pair has a deciding pair"),
     "mendikot_loser_deals": (lambda o: o.counts_tens and o.dealer_rule == "result",
                              "it is Mendikot's dealer rule: scoring tens with dealer_rule result"),
-    "next_deal_from": (lambda o: o.trump == "first_void", "only a first_void trump has a trump setter"),
+    "next_deal_from": (lambda o: o.trump_mode().set_by_void, "only a first_void trump has a trump setter"),
     "tens_end": (lambda o: o.counts_tens, "only tens scoring counts the tens"),
-    "band_caller_reveals": (lambda o: o.trump == "band", "only a band trump's caller laid a closed trump"),
+    "band_caller_reveals": (_band, "only a band trump's caller laid a closed trump"),
 }
 
 

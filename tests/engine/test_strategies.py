@@ -1,8 +1,9 @@
 """The rules ask the strategies, never the options' names (issue 40, item 4): no module of
-referee/engine or referee/solver compares the collection or the trump mode with a string,
+referee/engine, referee/solver or referee/cli compares the collection or the trump mode with
+a string (an option's, or a verdict's `trump["mode"]`), but the strategy modules themselves,
 nor asks whether the scoring is "tens" (`options.counts_tens` says whether the tens count),
-but the strategy modules themselves and the options' parsing; and each strategy's module
-names the rules it is the home of, so that a reader finds it from the rule's id."""
+but options.py, the home of counts_tens; and each strategy's module names the rules it is
+the home of, so that a reader finds it from the rule's id."""
 from __future__ import annotations
 
 import ast
@@ -23,16 +24,20 @@ from referee.engine.trump_modes import MODES
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "referee" / "engine"
-SCANNED = [ENGINE, ROOT / "referee" / "solver"]
-# The options' parsing and the strategies' own modules may spell the values.
-ALLOWED = {"options.py", "collection.py", "pile.py", "trump_modes.py"}
+SCANNED = [ENGINE, ROOT / "referee" / "solver", ROOT / "referee" / "cli"]
+# The strategies' own modules may spell the values; options.py, the home of counts_tens, the tens.
+ALLOWED = {"collection.py", "pile.py", "trump_modes.py"}
+TENS_HOME = "options.py"
 # An attribute or a name holding an option's value (options.trump, trump.mode, mode).
 SUBJECTS = {"collection", "trump", "mode"}
+# A key of a JSON object holding one (a verdict's trump["mode"]).
+KEYS = {"collection", "mode"}
 
 
 def _subject(node: ast.AST) -> bool:
     return (isinstance(node, ast.Attribute) and node.attr in SUBJECTS
-            or isinstance(node, ast.Name) and node.id in SUBJECTS)
+            or isinstance(node, ast.Name) and node.id in SUBJECTS
+            or isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in KEYS)
 
 
 def _spelled(node: ast.AST) -> bool:
@@ -48,13 +53,13 @@ def _tens(node: ast.AST) -> bool:
             or isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(map(_tens, node.elts)))
 
 
-def string_tests(source: str) -> list[int]:
-    """The lines that compare a collection or a trump mode with its name, or the scoring with "tens"."""
+def string_tests(source: str, tens: bool = True) -> list[int]:
+    """The lines that compare a collection or a trump mode with its name, or (`tens`) the scoring with "tens"."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            scoring = any(isinstance(o, ast.Attribute) and o.attr == "scoring" for o in operands)
+            scoring = tens and any(isinstance(o, ast.Attribute) and o.attr == "scoring" for o in operands)
             if (any(map(_subject, operands)) and any(map(_spelled, operands))
                     or scoring and any(map(_tens, operands))):
                 found.append(node.lineno)
@@ -70,14 +75,22 @@ def string_tests(source: str) -> list[int]:
     'x = o.trump != "first_void"',
     'x = 4 - t if options.scoring == "tens" else 0',
     'x = self.o.scoring in ("deal-courts", "tens")',
+    'if trump["mode"] in ("hidden", "band"): pass',
+    'x = {"band_reveal": lambda o: o.trump == "band"}',
 ])
 def test_the_scan_finds_a_string_test(source):
     assert string_tests(source) == [1]
 
 
+def test_the_home_of_the_tens_may_spell_them_but_no_trump_mode():
+    assert string_tests('x = self.scoring == "tens"', tens=False) == []
+    assert string_tests('x = lambda o: o.trump == "band"', tens=False) == [1]
+
+
 def test_no_rule_module_compares_the_collection_the_trump_mode_or_the_tens_with_a_string():
     found = [f"{path.relative_to(ROOT)}:{line}" for folder in SCANNED for path in sorted(folder.glob("*.py"))
-             if path.name not in ALLOWED for line in string_tests(path.read_text(encoding="utf-8"))]
+             if path.name not in ALLOWED
+             for line in string_tests(path.read_text(encoding="utf-8"), tens=path.name != TENS_HOME)]
     assert found == []
 
 
