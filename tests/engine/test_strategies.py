@@ -17,7 +17,6 @@ from referee.engine import Deal, TrumpSpec, catalogue, resolve
 from referee.engine.collection import COLLECTIONS, Immediate
 from referee.engine.kernel import rules_of
 from referee.engine.kernel_play import must_trump
-from referee.engine.options import CHOICES
 from referee.engine.pile import Pile
 from referee.engine.simulate import deal_hands
 from referee.engine.trump_modes import MODES
@@ -99,14 +98,21 @@ def test_the_old_concealed_test_is_gone():
     assert not any("is_concealed_mode" in s for s in sources)
 
 
+def values_in_the_rulebook(option: str) -> tuple[str, ...]:
+    """The values docs/rules.md lists for `option` (ticked, before the presets that change it)."""
+    return tuple(re.findall(r"`([^`]+)`", catalogue()[f"option.{option}"].text.split("Changed by")[0]))
+
+
 def test_each_collection_value_has_its_strategy():
-    assert tuple(COLLECTIONS) == CHOICES["collection"]
+    # the rulebook's values, each a strategy (CHOICES, what a record may give, is made of COLLECTIONS)
+    assert tuple(COLLECTIONS) == values_in_the_rulebook("collection") == ("immediate", "pile")
     assert resolve("double-sir").collects is Pile and resolve("court-piece").collects is Immediate
     assert [c.piles for c in COLLECTIONS.values()] == [False, True]
 
 
 def test_each_trump_mode_value_has_its_strategy():
-    assert tuple(MODES) == CHOICES["trump"]
+    # the rulebook's values, each a strategy (CHOICES, what a record may give, is made of MODES)
+    assert tuple(MODES) == values_in_the_rulebook("trump") == ("called", "blind", "hidden", "first_void", "random", "band")
     options = resolve("court-piece")
     assert [options.trump_mode(name).name for name in MODES] == list(MODES)
     assert [name for name in MODES if options.trump_mode(name).concealed] == ["hidden", "band"]
