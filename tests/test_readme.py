@@ -112,3 +112,17 @@ def test_the_engine_snippet_runs_as_printed(monkeypatch):
         out: list[str] = []
         result = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS).run(test, out=out.append)
         assert result.failed == 0, "".join(out)
+
+
+def test_the_preset_paragraph_names_every_trump_mode_collection_scoring_and_end():
+    """Its `A preset is a set of options` names every value of trump, collection and scoring,
+    and every end of a deal a preset has (`end` in GET /v1/presets)."""
+    from referee.engine.options import CHOICES
+    from referee.engine.rulebook import explained
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    paragraph = readme.split("\nA preset is a set of options:", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"`([^`]+)`", paragraph))
+    ends = {preset["end"] for preset in explained()["presets"]}
+    assert ends == {"seven", "pile", "thirteen", "bid", "pair"}
+    assert {*CHOICES["trump"], *CHOICES["collection"], *CHOICES["scoring"], *ends} - named == set()
