@@ -108,16 +108,22 @@ def standings_text(rows: list[dict], tie_break: list[str]) -> list[str]:
 
 
 def standings(args) -> int:
-    page = _overview(args, "standings")
-    if page is None:
+    from referee.store.errors import StoreError
+
+    store = open_store(args)
+    try:
+        page = store.standings_sheet(args.tournament, None, trusted=True)
+    except StoreError as exc:
+        print(f"referee standings: {exc.detail}", file=sys.stderr)
         return NOT_FOUND
+    finally:
+        store.db.dispose()
     if args.json:
         sys.stdout.write(jsontext.dumps_line({"tournament": page["tournament"]["id"], "tie_break": page["tie_break"],
                                               "standings": page["standings"]}))
         return 0
     t = page["tournament"]
-    print(f"Standings of {t['name']} ({t['preset']}), {sum(m['status'] == 'finished' for m in page['matches'])} "
-          f"finished match(es) of {len(page['matches'])}")
+    print(f"Standings of {t['name']} ({t['preset']}), {page['finished']} finished match(es) of {page['matches']}")
     print("\n".join(standings_text(page["standings"], page["tie_break"])))
     return 0
 

@@ -16,7 +16,7 @@ from .deals import heads_of
 from .ids import keyed
 from .keys import reader_sees_all
 from .models import Match, Revision, Tournament
-from .standings import TIE_BREAK, pair_of, table
+from .standings import TIE_BREAK, kept_table
 from .tournaments import load_tournament
 from .views import iso, summary, tournament_settings
 
@@ -39,23 +39,6 @@ def tournament_etag(s: Session, t: Tournament) -> str:
     count, revisions = s.execute(select(func.count(Match.id), func.coalesce(func.sum(Match.revision), 0))
                                  .where(Match.tournament_id == t.id)).one()
     return f'"t.{t.id}.{count}.{revisions}"'
-
-
-def standings_with_rules(finished: list[Head]) -> list[dict]:
-    """The standings table, each team with its deals played and the rule ids that decided its
-    matches' outcomes."""
-    rows = table([(h.record, h.verdict) for h in finished])
-    rules: dict[tuple, list[str]] = {}
-    deals: dict[tuple, int] = {}
-    for h in finished:
-        players = h.record["players"]
-        for team in (0, 1):
-            pair = pair_of(players, team)
-            ids = rules.setdefault(pair, [])
-            ids.extend(i for i in h.verdict["match"].get("rule") or [] if i not in ids)
-            deals[pair] = deals.get(pair, 0) + len(h.verdict["deals"])
-    return [{**row, "deals": deals.get(tuple(row["team"]), 0), "rule": rules.get(tuple(row["team"]), [])}
-            for row in rows]
 
 
 def moment(mid: str, deal: int, event: int | None) -> str:
@@ -172,6 +155,16 @@ class Director:
             tag = tournament_etag(s, t)
             return keyed(tag) if reader_sees_all(t, key) else tag
 
+    def standings_sheet(self, tid: str, key: str | None, trusted: bool = False) -> dict[str, Any]:
+        """The standings as the director prints them, with how many matches are finished of
+        how many: kept rows and counts read, however many matches the tournament has."""
+        with self.db.reading() as s:
+            t = load_tournament(s, tid)
+            if not trusted:
+                reader_sees_all(t, key)
+            return {"tournament": tournament_settings(t), "standings": kept_table(s, tid), "tie_break": TIE_BREAK,
+                    "finished": t.finished_count, "matches": t.match_count}
+
     def disputes(self, tid: str, key: str | None, status: str | None = None, code: str | None = None,
                  trusted: bool = False) -> list[dict]:
         """Every violation of every match of the tournament, newest first; `status` (the
@@ -193,10 +186,9 @@ class Director:
             codes = sorted({d["code"] for d in disputes})
             disputes = [d for d in disputes if (status is None or d["status"] == status)
                         and (code is None or d["code"] == code)]
-            finished = [h for h in all_heads if h.match.status == "finished"]
             return {"tournament": tournament_settings(t), "full": full,
                     "etag": keyed(tournament_etag(s, t)) if full else tournament_etag(s, t),
-                    "standings": standings_with_rules(finished), "tie_break": TIE_BREAK,
+                    "standings": kept_table(s, tid), "tie_break": TIE_BREAK,
                     "matches": [match_row(h, corrections.get(h.match.id, []), per_match.get(h.match.id, 0))
                                 for h in all_heads], "disputes": newest_first(disputes),
                     "codes": codes}

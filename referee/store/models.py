@@ -61,6 +61,8 @@ class Tournament(Base):
     feed_seq: Mapped[int] = mapped_column(default=0)
     # Its matches, counted by each insert of one (limits.py): what its match limit reads.
     match_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    # Those finished, counted by each write that finishes or reopens one (standings.py).
+    finished_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
 
 class Match(Base):
@@ -190,6 +192,11 @@ class StandingRow(Base):
     courts_against: Mapped[int]
     points_for: Mapped[int]
     points_against: Mapped[int]
+    # What the director's table shows beside the figures, of the same matches: the deals
+    # they had, and each rule id that decided one of their outcomes with how many it decided,
+    # [[id, matches], ...] in the order first counted.
+    deals: Mapped[int] = mapped_column(default=0, server_default="0")
+    rules: Mapped[list[list]] = mapped_column(JSON, default=list)
 
 
 class StandingMerit(Base):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Table, func, select, tuple_
+from sqlalchemy import Connection, Table, func, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from referee.engine import team_of
@@ -19,7 +19,7 @@ from referee.settlers import Recorded
 from .db import Database
 from .deals import filled
 from .keys import reader_sees_all
-from .models import Match, StandingMerit, StandingRow
+from .models import Match, StandingMerit, StandingRow, Tournament
 from .tournaments import load_tournament
 
 
@@ -150,14 +150,24 @@ def kept_rows(s: Session, tid: str) -> dict[tuple[str, ...], dict]:
     return {tuple(r.team): _figures(r) for r in s.scalars(select(StandingRow).where(StandingRow.tournament_id == tid))}
 
 
+def kept_table(s: Session, tid: str) -> list[dict]:
+    """The kept standings ranked, each team with its deals and the rule ids that decided its
+    matches' outcomes: its row read, not its matches."""
+    rows = {tuple(r.team): r for r in s.scalars(select(StandingRow).where(StandingRow.tournament_id == tid))}
+    return [{**row, "deals": kept.deals, "rule": [rule for rule, _ in kept.rules]}
+            for row in ranked({team: _figures(r) for team, r in rows.items()}) for kept in [rows[tuple(row["team"])]]]
+
+
 def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, after: tuple[dict, dict] | None) -> dict | None:
     """`change` of the standings by one match's write, its (record, verdict) counted `before`
     and `after` (None: not finished, so not counted), and the kept rows updated: its old
     result taken off its teams' rows and its new one added. Only those rows are read and
     written, and of the merits (StandingMerit) those between the lowest and the highest it
     changed, so that a write costs the same in a tournament of ten teams and of four
-    thousand. Under the tournament's lock (publish), which keeps the writes in order.
-    None: no row changed."""
+    thousand. Under the tournament's lock (publish), which keeps the writes in order. The
+    rows' deals and rules and the tournament's finished matches are counted likewise.
+    None: no row's figures changed."""
+    _count_finished(s, tid, (after is not None) - (before is not None))
     taken, added = tally([before] if before else []), tally([after] if after else [])
     keys = {team_key(team): team for team in {*taken, *added}}
     stored = {tuple(r.team): r for r in s.scalars(select(StandingRow).where(
@@ -171,6 +181,8 @@ def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, aft
         if row["played"]:
             now[team] = row
     changed = {team for team in keys.values() if was.get(team) != now.get(team)}
+    lost, gained = credits([before] if before else []), credits([after] if after else [])
+    _credit(stored, now, lost, gained)
     if not changed:
         return None
     old, new = {t: was[t] for t in changed if t in was}, {t: now[t] for t in changed if t in now}
@@ -183,9 +195,51 @@ def standings_change(s: Session, tid: str, before: tuple[dict, dict] | None, aft
             for field in FIGURES:
                 setattr(stored[team], field, now[team][field])
         else:
-            s.add(StandingRow(tournament_id=tid, team_key=team_key(team), **now[team]))
+            s.add(StandingRow(tournament_id=tid, team_key=team_key(team), **now[team],
+                              **_credit_columns(gained[team])))
     merits.count(s, tid, [_merit(r) for r in old.values()], [_merit(r) for r in new.values()])
     return said
+
+
+def credits(matches: list[tuple[dict, dict]]) -> dict[tuple[str, ...], tuple[int, Counter]]:
+    """Per team, of the matches `tally` counts: the deals they had, and how many of their
+    outcomes each rule id decided (the verdict's `match.rule`)."""
+    out: dict[tuple[str, ...], tuple[int, Counter]] = {}
+    for record, verdict in matches:
+        if not verdict["valid"]:
+            continue
+        deals = verdict["deals"] if type(verdict["deals"]) is int else len(verdict["deals"])  # a shell's count
+        rules = Counter(dict.fromkeys(verdict["match"].get("rule") or [], 1))
+        for team in (0, 1):
+            pair = pair_of(record["players"], team)
+            had, ruled = out.get(pair, (0, Counter()))
+            out[pair] = had + deals, ruled + rules
+    return out
+
+
+def _credit(stored: dict[tuple[str, ...], StandingRow], now: dict[tuple[str, ...], dict],
+            taken: dict[tuple[str, ...], tuple[int, Counter]], added: dict[tuple[str, ...], tuple[int, Counter]]) -> None:
+    """The kept rows' deals and rules: the match's old ones taken off, its new ones added (a
+    row a write adds gets its own when added; a correction may change these alone). Added
+    before taken, so that a rule id the match still names keeps its place."""
+    for team, row in stored.items():
+        if team in now:
+            deals, rules = added.get(team, (0, Counter()))
+            off_deals, off_rules = taken.get(team, (0, Counter()))
+            kept = Counter(dict(row.rules)) + rules
+            kept.subtract(off_rules)
+            for column, value in _credit_columns((row.deals + deals - off_deals, +kept)).items():
+                if getattr(row, column) != value:
+                    setattr(row, column, value)
+
+
+def _credit_columns(credit: tuple[int, Counter]) -> dict:
+    return {"deals": credit[0], "rules": [[rule, n] for rule, n in credit[1].items()]}
+
+
+def _count_finished(s: Session, tid: str, by: int) -> None:
+    if by:
+        s.execute(update(Tournament).where(Tournament.id == tid).values(finished_count=Tournament.finished_count + by))
 
 
 @dataclass

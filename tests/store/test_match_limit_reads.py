@@ -10,7 +10,6 @@ from tests.store.reads import counted
 
 def reads_of_the_check(store, tid):
     with store.db.transaction() as s:
-        s.connection()
         with counted(s) as reads:
             limits.check_new_match(s, tid)
     return reads

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
+from referee.store.director import heads
 from referee.store.models import StandingMerit
-from referee.store.standings import _merit, change, finished_rows, kept_rows, ranked
+from referee.store.standings import _merit, change, finished_rows, kept_rows, pair_of, ranked, table
 from tests.helpers import won_by
 from tests.store.test_standings_feed import feed_of
 
@@ -31,6 +32,30 @@ def kept(store, tid):
                                   StandingMerit.teams).where(StandingMerit.tournament_id == tid)).all()
     assert {tuple(m[:3]): m[3] for m in merits} == Counter(_merit(r) for r in rows.values())
     return ranked(rows)
+
+
+def with_rules_from_scratch(store, tid):
+    """The director's standings as they were counted from every finished match before the
+    rows kept them (each team's deals and rules; its rules in no order: the kept rows list
+    them as first counted, not as their matches were made) and the matches finished."""
+    with store.db.reading() as s:
+        finished = [h for h in heads(s, tid) if h.match.status == "finished"]
+    rules: dict[tuple, list[str]] = {}
+    deals: dict[tuple, int] = {}
+    for h in finished:
+        for team in (0, 1):
+            pair = pair_of(h.record["players"], team)
+            ids = rules.setdefault(pair, [])
+            ids.extend(i for i in h.verdict["match"].get("rule") or [] if i not in ids)
+            deals[pair] = deals.get(pair, 0) + len(h.verdict["deals"])
+    rows = [{**row, "deals": deals.get(tuple(row["team"]), 0), "rule": sorted(rules.get(tuple(row["team"]), []))}
+            for row in table([(h.record, h.verdict) for h in finished])]
+    return rows, len(finished)
+
+
+def with_rules_kept(store, tid, key):
+    sheet = store.standings_sheet(tid, key)
+    return [{**row, "rule": sorted(row["rule"])} for row in sheet["standings"]], sheet["finished"]
 
 
 def a_record(rng, players=None, closed=True):
@@ -67,6 +92,7 @@ def test_the_kept_rows_are_the_rows_counted_from_scratch_after_every_write(store
         step(store, rng, t.id, key, views)
         after = from_scratch(store, t.id)
         assert kept(store, t.id) == after == store.standings(t.id, key), n
+        assert with_rules_kept(store, t.id, key) == with_rules_from_scratch(store, t.id), n
         events = feed_of(store, t.id, key)
         said = [e["payload"] for e in events[seen:] if e["type"] == "standings.changed"]
         seen = len(events)

@@ -1,7 +1,8 @@
-"""The migrations that keep the standings per team (0004, 0005), both ways, on a database holding
-matches made before it: upgraded, the rows are counted from the finished matches already
-stored, the standings read as they did, and the next write updates them; downgraded, the
-table is gone and the matches are as they were."""
+"""The migrations that keep the standings per team (0004, 0005, and their deals and rules
+with the matches finished, 0009), both ways, on a database holding matches made before it:
+upgraded, the rows are counted from the finished matches already stored, the standings (the
+director's too) read as they did, and the next write updates them; downgraded, the table is
+gone and the matches are as they were."""
 from referee.store.db import Database, downgrade, upgrade
 from referee.store.service import Store
 from referee.store.standings import finished_rows, kept_rows, ranked
@@ -29,6 +30,9 @@ def test_the_standings_are_counted_from_the_matches_stored_before_and_read_the_s
         keys = made(store)
         before = {tid: store.standings(tid, key) for tid, key in keys.items()}
         assert [len(rows) for rows in before.values()] == [4, 4]
+        sheets = {tid: store.standings_sheet(tid, key) for tid, key in keys.items()}
+        assert [(r["team"], r["deals"], r["rule"]) for r in sheets[next(iter(keys))]["standings"]][:2] == [
+            (["B", "D"], 1, ["match.closed", "R-26"]), (["E", "F"], 1, ["match.closed", "R-26"])]
     finally:
         store.db.dispose()
     downgrade(db_url, "0003")
@@ -40,6 +44,7 @@ def test_the_standings_are_counted_from_the_matches_stored_before_and_read_the_s
             assert all(kept_rows(s, tid) == finished_rows(s, tid) for tid in keys)
         assert all(kept(store, tid) == before[tid] for tid in keys)  # and the teams kept per merit
         assert {tid: store.standings(tid, key) for tid, key in keys.items()} == before
+        assert {tid: store.standings_sheet(tid, key) for tid, key in keys.items()} == sheets
         tid = next(iter(keys))
         store.create_match(tid, keys[tid], {"players": list("ABCD"), "deals": [DEALS[1]], "closed": True}, None)
         rows = {tuple(r["team"]): r for r in store.standings(tid, keys[tid])}
