@@ -115,3 +115,29 @@ def test_the_records_violation_table_names_every_rule_a_golden_violation_cites()
             for v in deal["violations"]:
                 missing |= {(v["code"], r) for r in v["rule"] if r not in rows[v["code"]] | note}
     assert missing == set()
+
+
+# A preset's `end` (GET /v1/presets, Options.end) and the rule that says it.
+END_RULES = {"seven": "end.seven", "pile": "end.pile", "thirteen": "end.thirteen", "bid": "end.bid",
+             "pair": "end.deciding-pair"}
+
+
+def test_the_scoring_option_names_each_preset_that_changes_it_and_every_end():
+    """option.scoring's `Changed by` names each preset whose scoring is not the default, with that
+    scoring, and its text every end of a deal a preset has, with the end's rule."""
+    from referee.engine.options import PRESETS, Options, preset_options
+    from referee.engine.rulebook import explained
+
+    text = catalogue()["option.scoring"].text
+    changed = re.search(r"Changed by (.*?\))\.", text, re.S).group(1)
+    named = {}
+    for names, scoring in re.findall(r"([^()]+)\(([^()]+)\)", changed):
+        for word in re.findall(r"[a-z][a-z0-9*-]*", names):
+            named |= {name: scoring for name in PRESETS if name == word or word == "rr-*" and name.startswith("rr-")}
+    assert named == {name: preset_options(name).scoring for name in PRESETS
+                     if preset_options(name).scoring != Options().scoring}
+    ends = {preset["end"] for preset in explained()["presets"]}
+    assert ends == set(END_RULES)
+    ticked = set(re.findall(r"`([^`]+)`", text.split("The end of a deal", 1)[1]))
+    assert {*END_RULES, *END_RULES.values()} - ticked == set()
+    assert set(END_RULES.values()) <= set(catalogue())
