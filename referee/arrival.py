@@ -1,4 +1,4 @@
-"""A request arriving in a serving worker's poller (referee/serving.py): its head, then its
+"""A request arriving in a serving worker's poller (referee/worker.py): its head, then its
 body, received without a thread until it is all in (or its first BUFFERED_BODY bytes are).
 
 The poller only decides when a thread takes the request; gunicorn's parser then reads it all

@@ -1,4 +1,4 @@
-"""A connection leaving a serving worker (referee/serving.py) after an answer that closes it.
+"""A connection leaving a serving worker (referee/worker.py) after an answer that closes it.
 
 It is closed the graceful way (RFC 9112 section 9.6: the server's side shut first, then
 what the client still sends read and dropped until it closes, so that the last answer is not
