@@ -8,10 +8,11 @@ from typing import Any
 
 from .collection import COLLECTIONS
 from .errors import OptionError, did_you_mean, shown
+from .scoring import SCORINGS as SCORING_SYSTEMS
 from .trump_modes import MODES
 
 TRUMP_MODES = tuple(MODES)  # option.trump's values
-SCORINGS = ("courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
+SCORINGS = tuple(SCORING_SYSTEMS)  # option.scoring's values
 ILLEGAL_PLAY = ("penalty", "reject")
 BAND_REVEALS = ("auto_must_trump", "auto", "ask")
 PILE_AFTER_COLLECT = ("new_run", "each_win")
@@ -61,7 +62,7 @@ class Options:
         end.bid), or Band Rang's first deciding pair (end.deciding-pair)."""
         if self.deciding_pair:
             return "pair"
-        if self.scoring in ("deal-courts", "tens"):
+        if self.scores.plays_thirteen:
             return "thirteen"
         if self.bidding:
             return "bid"
@@ -72,6 +73,11 @@ class Options:
         """The collection the rules ask (collection.py: `Immediate`, or pile.py's `Pile`)."""
         return COLLECTIONS[self.collection]
 
+    @property
+    def scores(self):
+        """The scoring system the rules ask (scoring.py's class for `scoring`)."""
+        return SCORING_SYSTEMS[self.scoring]
+
     def trump_mode(self, name: str | None = None):
         """The trump mode the rules ask (trump_modes.py), of the options' `trump` or of `name`
         (a deal's own: a called game's record may turn up a blind trump)."""
@@ -80,12 +86,12 @@ class Options:
     @property
     def bidding(self) -> bool:
         """Each deal records its winning bid (record.bid): the bid-penalty game."""
-        return self.scoring == "bid-penalty"
+        return self.scores.bidding
 
     @property
     def counts_tens(self) -> bool:
         """The tens are counted (scoring tens: Mendikot, Dehla Pakad; tens.py)."""
-        return self.scoring == "tens"
+        return self.scores.counts_tens
 
     @property
     def tens_settled(self) -> bool:
@@ -94,7 +100,7 @@ class Options:
 
     @property
     def target_is_points(self) -> bool:
-        return self.scoring in ("points", "tens", "deals", "bid-penalty", "hokm")
+        return self.scores.target_points
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -259,8 +265,8 @@ def _unalias(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def _rr_target(preset: str, options: Options, target_given: bool) -> Options:
     # An rr-* preset scored in courts plays to 3 courts unless the record sets a target.
-    if preset.startswith("rr-") and options.scoring in ("courts", "rr-courts") and not target_given:
-        options = replace(options, target=3)
+    if preset.startswith("rr-") and options.scores.rr_target is not None and not target_given:
+        options = replace(options, target=options.scores.rr_target)
     return options
 
 
@@ -270,7 +276,6 @@ def _plain(preset: str) -> Options:
 
 
 _DEFAULTS = {**Options().as_dict(), "pile_no_collect_after": ()}
-_COURTS_COUNTED = ("courts", "rr-courts", "points")
 _PILE = (lambda o: o.collects.piles, "only collection pile has a pile")
 
 
@@ -279,27 +284,42 @@ def _band(o: Options) -> bool:
     mode = o.trump_mode()
     return mode.concealed and not mode.hidden_form
 
+
+def _acting(name: str):
+    """Whether option `name` decides something under the options' scoring (its `acting`)."""
+    return lambda o: name in o.scores.acting
+
+
+def _scorings(name: str, last: str = "and") -> str:
+    """The scorings under which option `name` acts, as a sentence names them."""
+    names = [value for value, scoring in SCORING_SYSTEMS.items() if name in scoring.acting]
+    return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else names[0]
+
+
 NO_EFFECT = "option.no-effect"
 # When each option decides something, and why it does not otherwise (NO_EFFECT).
 ACTS_WHEN = {
-    "kot": (lambda o: o.scoring == "deal-courts", "only scoring deal-courts has a kot"),
-    "defenders_double": (lambda o: o.scoring == "deal-courts", "only scoring deal-courts doubles a defenders' win"),
-    "goon_court_courts": (lambda o: o.scoring in _COURTS_COUNTED,
-                          "only courts, rr-courts and points scoring count a goon court's courts"),
-    "streak_courts": (lambda o: o.scoring in ("courts", "rr-courts"), "only courts and rr-courts scoring score a streak in courts"),
-    "streak_points": (lambda o: o.scoring == "points", "only points scoring has a streak bonus in points"),
+    "kot": (_acting("kot"), f"only scoring {_scorings('kot')} has a kot"),
+    "defenders_double": (_acting("defenders_double"),
+                         f"only scoring {_scorings('defenders_double')} doubles a defenders' win"),
+    "goon_court_courts": (_acting("goon_court_courts"),
+                          f"only {_scorings('goon_court_courts')} scoring count a goon court's courts"),
+    "streak_courts": (_acting("streak_courts"), f"only {_scorings('streak_courts')} scoring score a streak in courts"),
+    "streak_points": (_acting("streak_points"), f"only {_scorings('streak_points')} scoring has a streak bonus in points"),
     "play_on": (lambda o: o.end == "seven", "only a deal that ends at seven tricks may be played on"),
-    "bavney_courts": (lambda o: o.play_on and o.end == "seven" and o.scoring in _COURTS_COUNTED,
-                      "a bavney's courts count only with play_on, seven-trick deals and courts, rr-courts or points scoring"),
+    "bavney_courts": (lambda o: o.play_on and o.end == "seven" and "bavney_courts" in o.scores.acting,
+                      "a bavney's courts count only with play_on, seven-trick deals and "
+                      f"{_scorings('bavney_courts', 'or')} scoring"),
     "hidden_caller_face_down": (lambda o: o.trump_mode().hidden_form, "only a hidden trump's caller plays face down"),
     "band_reveal": (_band, "only a band trump has it"),
     "pile_first_pair_collects": _PILE, "pile_no_collect_after": _PILE, "pile_ace_on_ace": _PILE,
     "pile_ace_no_seal": _PILE, "pile_after_collect": _PILE,
     "deciding_pair_ace_rule": (lambda o: o.deciding_pair, "only deciding_pair has a deciding pair"),
-    "mendikot_loser_deals": (lambda o: o.counts_tens and o.dealer_rule == "result",
-                             "it is Mendikot's dealer rule: scoring tens with dealer_rule result"),
+    "mendikot_loser_deals": (lambda o: "mendikot_loser_deals" in o.scores.acting and o.dealer_rule == "result",
+                             f"it is Mendikot's dealer rule: scoring {_scorings('mendikot_loser_deals')} "
+                             "with dealer_rule result"),
     "next_deal_from": (lambda o: o.trump_mode().set_by_void, "only a first_void trump has a trump setter"),
-    "tens_end": (lambda o: o.counts_tens, "only tens scoring counts the tens"),
+    "tens_end": (_acting("tens_end"), f"only {_scorings('tens_end')} scoring counts the tens"),
     "band_caller_reveals": (_band, "only a band trump's caller laid a closed trump"),
 }
 

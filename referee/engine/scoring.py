@@ -1,9 +1,11 @@
-"""Results of a deal, the scoring systems (docs/rules.md: end.*, score.*) and the next dealer (dealer.*)."""
+"""Results of a deal, the scoring systems (docs/rules.md: option.scoring, end.*, score.*) and
+the next dealer (dealer.*). Each value of the option `scoring` is a class (`SCORINGS`) that the
+options ask (`options.scores`: what ends a deal, what the target counts, which options act),
+never its name; this module takes the options untyped, as collection.py and trump_modes.py do,
+since options.py imports it."""
 from __future__ import annotations
 
 from typing import NamedTuple
-
-from .options import Options
 
 COURT_KINDS = frozenset({"court", "goon_court", "bavney", "penalty_court"})
 
@@ -76,14 +78,44 @@ def _trick_winner(facts: Facts) -> int:
     return 0 if facts.tricks[0] > facts.tricks[1] else 1
 
 
-class CourtsScoring:
-    """`courts` and `rr-courts`: only courts count; seven in a row is a court."""
+class Scoring:
+    """A scoring system as the options ask it, of the class (`options.scores`). Its answers,
+    defaults here:
 
-    court_kinds = COURT_KINDS | {"kot", "sweep"}
-    has_streaks = True
+      acting          the options that decide something under it, of those that act under some
+                      scorings only (options.py's ACTS_WHEN; any other is option.no-effect)
+      plays_thirteen  all 13 tricks are played (end.thirteen)
+      bidding         each deal records its winning bid, which ends it (end.bid, record.bid)
+      counts_tens     the tens are counted (tens.py)
+      target_points   the match target counts points, not courts
+      rr_target       an rr-* preset's target under it when the record gives none (None: the preset's)
+
+    An instance scores a match's deals: `score`, `court_kinds`, `has_streaks`, `dealer_rules`."""
+
+    acting: frozenset[str] = frozenset()
+    plays_thirteen = False
+    bidding = False
+    counts_tens = False
+    target_points = True
+    rr_target: int | None = None
+    court_kinds: frozenset = frozenset()
+    has_streaks = False
     dealer_rules: tuple[str, ...] = ("dealer.next",)
 
-    def __init__(self, options: Options):
+    def __init__(self, options):
+        self.o = options
+
+
+class CourtsScoring(Scoring):
+    """`courts` and `rr-courts`: only courts count; seven in a row is a court."""
+
+    acting = frozenset({"goon_court_courts", "bavney_courts", "streak_courts"})
+    target_points = False
+    rr_target = 3  # an rr-* game scored in courts plays to 3 courts
+    court_kinds = COURT_KINDS | {"kot", "sweep"}
+    has_streaks = True
+
+    def __init__(self, options):
         self.o = options
         self.rule = SCORING_RULES[options.scoring]
 
@@ -121,6 +153,10 @@ class CourtsScoring:
 class PointsScoring(CourtsScoring):
     """`points`: callers 1 / defenders 2 for a win, 3 / 4 for a court; seven in a row +2."""
 
+    acting = frozenset({"goon_court_courts", "bavney_courts", "streak_points"})
+    target_points = True
+    rr_target = None
+
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
         callers = winner == facts.callers
@@ -137,6 +173,9 @@ class PointsScoring(CourtsScoring):
 class DealsScoring(CourtsScoring):
     """`deals`: a point for each deal won, whatever its kind; no courts, no streaks (score.deals)."""
 
+    acting = frozenset()
+    target_points = True
+    rr_target = None
     has_streaks = False
 
     def score(self, facts: Facts) -> Result:
@@ -152,6 +191,9 @@ class HokmScoring(CourtsScoring):
     no streaks (score.hokm). A revoke penalty is the offended team's court (R-1); a bavney,
     with play_on, its court."""
 
+    acting = frozenset()
+    target_points = True
+    rr_target = None
     has_streaks = False
 
     def score(self, facts: Facts) -> Result:
@@ -160,17 +202,12 @@ class HokmScoring(CourtsScoring):
         return Result(winner, kind, (0, 0), _award(winner, points), rule=self.cite(kind))
 
 
-class BidPenaltyScoring:
+class BidPenaltyScoring(Scoring):
     """`bid-penalty`: made, the other team gets the bid in penalty points; failed, the bidders
     twice the bid (score.bid-penalty). A revoke penalty makes or breaks the bid for the
     offended team (R-1)."""
 
-    court_kinds: frozenset = frozenset()
-    has_streaks = False
-    dealer_rules = ("dealer.next",)
-
-    def __init__(self, options: Options):
-        self.o = options
+    bidding = True
 
     def score(self, facts: Facts) -> Result:
         callers, n = facts.callers, facts.bid
@@ -184,15 +221,14 @@ class BidPenaltyScoring:
         return Result(winner, kind, (0, 0), points, rule=why + ("score.bid-penalty",))
 
 
-class DealCourtsScoring:
+class DealCourtsScoring(Scoring):
     """`deal-courts`: a court for every deal won; sweep 2; kot 2 (score.deal-courts, R-17)."""
 
+    acting = frozenset({"kot", "defenders_double"})
+    plays_thirteen = True
+    target_points = False
     court_kinds = frozenset({"court", "kot", "sweep", "penalty_court"})
-    has_streaks = False
     dealer_rules = ("dealer.next", "R-17", "R-24")
-
-    def __init__(self, options: Options):
-        self.o = options
 
     def score(self, facts: Facts) -> Result:
         result = self._score(facts)
@@ -217,15 +253,15 @@ class DealCourtsScoring:
         return Result(winner, kind, _award(winner, value), (0, 0))
 
 
-class TensScoring:
-    """`tens` (Mendikot, §9): 3 tens mendi 1, 4 tens mendikot 2, all 13 tricks whitewash 3."""
+class TensScoring(Scoring):
+    """`tens` (Mendikot, §9): 3 tens mendi 1, 4 tens mendikot 2, all 13 tricks whitewash 3;
+    its own dealer rule (mendikot_loser_deals, with dealer_rule result: next_dealer)."""
 
+    acting = frozenset({"tens_end", "mendikot_loser_deals"})
+    plays_thirteen = True
+    counts_tens = True
     court_kinds = frozenset({"whitewash", "penalty_court"})
-    has_streaks = False
     dealer_rules = ("dealer.mendikot", "R-18")
-
-    def __init__(self, options: Options):
-        self.o = options
 
     def score(self, facts: Facts) -> Result:
         tens = facts.tens
@@ -250,19 +286,22 @@ class TensScoring:
                       rule=decided + settled + ("score.tens",))
 
 
-def make_scoring(options: Options):
-    return {
-        "courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
-        "deal-courts": DealCourtsScoring, "tens": TensScoring, "deals": DealsScoring,
-        "bid-penalty": BidPenaltyScoring, "hokm": HokmScoring,
-    }[options.scoring](options)
+# option.scoring's values, each its class
+SCORINGS = {"courts": CourtsScoring, "rr-courts": CourtsScoring, "points": PointsScoring,
+            "deal-courts": DealCourtsScoring, "tens": TensScoring, "deals": DealsScoring,
+            "bid-penalty": BidPenaltyScoring, "hokm": HokmScoring}
+
+
+def make_scoring(options):
+    """A match's scoring under the options."""
+    return options.scores(options)
 
 
 # dealer_rule values other than result and rotate: the rule each applies when the callers win
 _CALLERS_WIN = {"caller_stays": (0, "dealer.caller-stays"), "partner_on_callers_win": (2, "dealer.partner-on-callers-win")}
 
 
-def next_dealer(options: Options, dealer: int, callers: int, result: Result, court_kinds,
+def next_dealer(options, dealer: int, callers: int, result: Result, court_kinds,
                 setter: int | None = None) -> tuple[int, str]:
     """§8: defenders win -> the dealer's right; callers win -> same dealer, or the
     dealer's partner after a court (Mendikot: after a whitewash). With the rule id.

@@ -1,9 +1,10 @@
 """The rules ask the strategies, never the options' names (issue 40, item 4): no module of
 referee/engine, referee/solver or referee/cli compares the collection or the trump mode with
 a string (an option's, or a verdict's `trump["mode"]`), but the strategy modules themselves,
-nor asks whether the scoring is "tens" (`options.counts_tens` says whether the tens count),
-but options.py, the home of counts_tens; and each strategy's module names the rules it is
-the home of, so that a reader finds it from the rule's id."""
+nor the scoring with one of its values (`options.scores` says what a scoring decides:
+`counts_tens`, `bidding`, the options `acting` under it), but scoring.py, the scorings' home;
+and each strategy's module names the rules it is the home of, so that a reader finds it from
+the rule's id."""
 from __future__ import annotations
 
 import ast
@@ -17,16 +18,18 @@ from referee.engine import Deal, TrumpSpec, catalogue, resolve
 from referee.engine.collection import COLLECTIONS, Immediate
 from referee.engine.kernel import rules_of
 from referee.engine.kernel_play import must_trump
+from referee.engine.options import ACTS_WHEN, SCORINGS
 from referee.engine.pile import Pile
+from referee.engine.scoring import SCORINGS as SCORING_SYSTEMS
 from referee.engine.simulate import deal_hands
 from referee.engine.trump_modes import MODES
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "referee" / "engine"
 SCANNED = [ENGINE, ROOT / "referee" / "solver", ROOT / "referee" / "cli"]
-# The strategies' own modules may spell the values; options.py, the home of counts_tens, the tens.
+# The strategies' own modules may spell the values; scoring.py, the scorings' home, a scoring.
 ALLOWED = {"collection.py", "pile.py", "trump_modes.py"}
-TENS_HOME = "options.py"
+SCORING_HOME = "scoring.py"
 # An attribute or a name holding an option's value (options.trump, trump.mode, mode).
 SUBJECTS = {"collection", "trump", "mode"}
 # A key of a JSON object holding one (a verdict's trump["mode"]).
@@ -46,21 +49,23 @@ def _spelled(node: ast.AST) -> bool:
     return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and bool(node.elts) and all(map(_spelled, node.elts))
 
 
-def _tens(node: ast.AST) -> bool:
-    """The scoring compared with "tens" (alone or among others)."""
-    return (isinstance(node, ast.Constant) and node.value == "tens"
-            or isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(map(_tens, node.elts)))
+def _a_scoring(node: ast.AST) -> bool:
+    """A scoring's value (alone or among others)."""
+    return (isinstance(node, ast.Constant) and node.value in SCORINGS
+            or isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(map(_a_scoring, node.elts)))
 
 
-def string_tests(source: str, tens: bool = True) -> list[int]:
-    """The lines that compare a collection or a trump mode with its name, or (`tens`) the scoring with "tens"."""
+def string_tests(source: str, scoring: bool = True) -> list[int]:
+    """The lines that compare a collection or a trump mode with its name, or (`scoring`) the
+    scoring with one of its values."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            scoring = tens and any(isinstance(o, ast.Attribute) and o.attr == "scoring" for o in operands)
+            scored = scoring and any(isinstance(o, ast.Attribute) and o.attr == "scoring"
+                                     or isinstance(o, ast.Name) and o.id == "scoring" for o in operands)
             if (any(map(_subject, operands)) and any(map(_spelled, operands))
-                    or scoring and any(map(_tens, operands))):
+                    or scored and any(map(_a_scoring, operands))):
                 found.append(node.lineno)
     return found
 
@@ -76,20 +81,25 @@ def string_tests(source: str, tens: bool = True) -> list[int]:
     'x = self.o.scoring in ("deal-courts", "tens")',
     'if trump["mode"] in ("hidden", "band"): pass',
     'x = {"band_reveal": lambda o: o.trump == "band"}',
+    'x = {"kot": (lambda o: o.scoring == "deal-courts", "why")}',
+    'x = o.scoring in ("courts", "rr-courts", "points")',
+    'x = self.scoring == "bid-penalty"',
+    'if scoring != "hokm": pass',
 ])
 def test_the_scan_finds_a_string_test(source):
     assert string_tests(source) == [1]
 
 
-def test_the_home_of_the_tens_may_spell_them_but_no_trump_mode():
-    assert string_tests('x = self.scoring == "tens"', tens=False) == []
-    assert string_tests('x = lambda o: o.trump == "band"', tens=False) == [1]
+def test_the_home_of_the_scorings_may_spell_them_but_no_trump_mode():
+    assert string_tests('x = self.o.scoring == "rr-courts"', scoring=False) == []
+    assert string_tests('x = lambda o: o.trump == "band"', scoring=False) == [1]
+    assert string_tests('x = o.scoring == "seven"') == []  # not a scoring's value
 
 
-def test_no_rule_module_compares_the_collection_the_trump_mode_or_the_tens_with_a_string():
+def test_no_rule_module_compares_the_collection_the_trump_mode_or_the_scoring_with_a_string():
     found = [f"{path.relative_to(ROOT)}:{line}" for folder in SCANNED for path in sorted(folder.glob("*.py"))
              if path.name not in ALLOWED
-             for line in string_tests(path.read_text(encoding="utf-8"), tens=path.name != TENS_HOME)]
+             for line in string_tests(path.read_text(encoding="utf-8"), scoring=path.name != SCORING_HOME)]
     assert found == []
 
 
@@ -123,6 +133,24 @@ def test_each_trump_mode_value_has_its_strategy():
     # whether a show-out must trump is the kernel's rule (R-14), asked of the deal's Rules
     seat_must_trump = must_trump(rules_of(options, "band", 0, 0, 0), 1, -1, -1, 1)
     assert (band.reveals_on_void, seat_must_trump, band.caller_reveals) == (True, 0, False)
+
+
+def test_each_scoring_value_has_its_strategy():
+    # the rulebook's values, each a strategy (SCORINGS, what a record may give, is made of them)
+    assert tuple(SCORING_SYSTEMS) == values_in_the_rulebook("scoring") == (
+        "courts", "rr-courts", "points", "deal-courts", "tens", "deals", "bid-penalty", "hokm")
+    under = {name: resolve("court-piece", {"scoring": name}) for name in SCORING_SYSTEMS}
+    assert [name for name, o in under.items() if o.end == "thirteen"] == ["deal-courts", "tens"]
+    assert [name for name, o in under.items() if o.bidding] == ["bid-penalty"]
+    assert [name for name, o in under.items() if not o.target_is_points] == ["courts", "rr-courts", "deal-courts"]
+    assert [name for name in SCORING_SYSTEMS if resolve("rr-single-sir", {"scoring": name}).target == 3] == [
+        "courts", "rr-courts"]
+    acting = {name: sorted(o.scores.acting) for name, o in under.items() if o.scores.acting}
+    assert acting == {"courts": ["bavney_courts", "goon_court_courts", "streak_courts"],
+                      "rr-courts": ["bavney_courts", "goon_court_courts", "streak_courts"],
+                      "points": ["bavney_courts", "goon_court_courts", "streak_points"],
+                      "deal-courts": ["defenders_double", "kot"], "tens": ["mendikot_loser_deals", "tens_end"]}
+    assert {name for names in acting.values() for name in names} <= set(ACTS_WHEN)  # each one is checked
 
 
 def test_a_called_game_may_turn_up_a_blind_trump():
