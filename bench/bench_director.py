@@ -1,4 +1,4 @@
-"""The tournament page against the match page, and what a poll costs.
+"""The tournament page against the match page, what a poll costs, and the standings read.
 
     python bench/bench_director.py [--matches 200] [--deals 10] [--repeat 5]
 
@@ -7,11 +7,16 @@ issue 23 asks), then times, in the same run, the tournament page (standings, mat
 disputes) against the match page of one of its matches (the baseline), as a median of
 REPEAT renders each, and prints their ratio. It also counts the SQL statements of one poll
 of the tournament page that finds nothing changed (If-None-Match: 304) and of one full
-render. Figures only: no assertion, not part of the tests.
+render; and times `referee standings --json` (in this process: the command's store, read
+and output) against the same baseline, with its statements and the bytes of match rows
+they return (issue 39: a read of the standings costs the teams, not the matches). Figures
+only: no assertion, not part of the tests.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import random
 import statistics
 import tempfile
@@ -19,6 +24,7 @@ import time
 from pathlib import Path
 
 from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 from referee.app import create_app
 from referee.engine import resolve
@@ -71,6 +77,30 @@ def statements(app, client, path: str, headers: dict) -> tuple[int, int]:
     return count[0], status
 
 
+def standings_command(url: str, tid: str, repeat: int) -> tuple[float, int, int]:
+    """`referee standings TID --json`, run in this process: (median seconds, SQL statements
+    of one run, of which those that name a match's table)."""
+    from referee.cli import main as referee
+
+    seen: list[str] = []
+
+    def counted(_conn, _cursor, statement, *_args):
+        seen.append(statement)
+    times = []
+    for _ in range(repeat):
+        seen.clear()
+        event.listen(Engine, "before_cursor_execute", counted)
+        start = time.perf_counter()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert referee(["standings", tid, "--json", "--database", url]) == 0
+        finally:
+            event.remove(Engine, "before_cursor_execute", counted)
+        times.append(time.perf_counter() - start)
+    on_matches = sum(" matches" in q or "match_deals" in q for q in seen)
+    return statistics.median(times), len(seen), on_matches
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=200)
@@ -81,7 +111,8 @@ def main() -> None:
         url = f"sqlite:///{Path(folder) / 'bench.db'}"
         upgrade(url)
         app = create_app({"DATABASE_URL": url})
-        tid, mid = build(app, args.matches, args.deals)
+        with app.test_request_context():  # the store's writes take a request's perfect-play budget
+            tid, mid = build(app, args.matches, args.deals)
         client = app.test_client()
         page, one = f"/tournaments/{tid}", f"/matches/{mid}"
         tournament = median_seconds(client, page, args.repeat)
@@ -93,6 +124,9 @@ def main() -> None:
         print(f"match page of one match ({args.deals} deals), the baseline: {match * 1000:.0f} ms")
         print(f"ratio tournament page / match page: {tournament / match:.1f}")
         print(f"a poll with nothing changed: {poll} SQL statement(s), HTTP {poll_status}; a full render: {full}")
+        standings, sent, on_matches = standings_command(url, tid, args.repeat)
+        print(f"referee standings --json: {standings * 1000:.0f} ms (median of {args.repeat}), ratio to the match page "
+              f"{standings / match:.2f}; {sent} SQL statement(s), {on_matches} of them on a match's table")
         app.extensions["referee.store"].db.dispose()
 
 
