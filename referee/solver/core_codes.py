@@ -77,6 +77,7 @@ OTHER_SUIT = 2
 PER_BUCKET = 256         # table entries kept per bucket (leader, suit lengths, rule state)
 WORDS = 5                # an entry: four suit prefixes and one word of meta
 MAX_ENTRIES = 1 << 22     # the table's size at most (160 MiB, grown as needed); past it, it starts again empty
+WIDE = 36  # a table key's rule state past this many bits is kept as an id (core_table._state_id): 27 more follow it
 M64 = 0xFFFFFFFFFFFFFFFF
 HASH_A = 0x9E3779B97F4A7C15  # the index's hash: two odd multipliers (golden ratio, a prime)
 HASH_B = 0xC2B2AE3D27D4EB4F

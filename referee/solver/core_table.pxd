@@ -17,6 +17,7 @@ cdef u64 HASH_A
 cdef u64 HASH_B
 cdef u64 M64
 cdef int MAX_ENTRIES
+cdef int WIDE
 cdef u64 NONE
 cdef int PER_BUCKET
 cdef int PL_BITS
@@ -39,7 +40,7 @@ cdef class Table(Moves):
     cdef unsigned int[:] bucket
     cdef u64[:] pool
     cdef public int slots, nbuckets, room, used, hint
-    cdef dict fates, fate_ids
+    cdef dict fates, fate_ids, state_ids
 
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept
@@ -47,6 +48,8 @@ cdef class Table(Moves):
     cdef u64 _fate_key(self, u64 state) except? 0xFFFFFFFFFFFFFFFF
 
     cdef u64 _owners_key(self, u64 state) noexcept
+    @cython.locals(found=object, v=u64, mark=u64)
+    cdef u64 _state_id(self, u64 state) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(opened=cython.int, key=cython.longlong, v=object, saved=cython.int)
     cdef u64 _fate(self) except? 0xFFFFFFFFFFFFFFFF

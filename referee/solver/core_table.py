@@ -5,7 +5,7 @@ the answer depended on (and every higher one) lie with the same seats (DDS's win
 ranks); an open-addressing index of buckets, each a run of entries in one pool."""
 from array import array
 
-from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, PL_BITS, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WORDS
+from .core_codes import ACE, DEAL_TRICKS, END_PAIR, END_THIRTEEN, EXACT, FALSE, HASH_A, HASH_B, M64, MAX_ENTRIES, NONE, PER_BUCKET, PL_BITS, RELMASK, RES, SCORE, TEN, TRICKS, TRUE, UNDECIDED, WIDE, WORDS
 from .core_kernel import pile_key
 from .core_moves import Moves
 
@@ -24,6 +24,7 @@ class Table(Moves):
         self.hint = -1
         self.fates = {}
         self.fate_ids = {}
+        self.state_ids = {}
         self._clear_table(1 << 12, 1 << 14)
 
     def _key(self, kk):
@@ -47,7 +48,22 @@ class Table(Moves):
                 state = state << 9 | self.tens[0] | self.tens[1] << 3 | self.pile_tens << 6
             if obj == EXACT:
                 state = state << 5 | kk
+        if state >> WIDE:
+            state = self._state_id(state)
         return self._owners_key(state)
+
+    def _state_id(self, state):
+        """A rule state too wide to leave room in one word for the owners of the tens and aces
+        (a pile with the tens and ace-on-ace under EXACT reaches 49 bits, and 27 more follow):
+        its id among the states this search has met, marked by bit WIDE, so that no id is a
+        narrow state and equal states get equal ids."""
+        found = self.state_ids.get(state)
+        if found is None:
+            found = len(self.state_ids)
+            self.state_ids[state] = found
+        v = found
+        mark = 1
+        return mark << WIDE | v
 
     def _fate_key(self, state):
         """SCORE without a deciding pair: the tally, the tens and the pile as far as they still

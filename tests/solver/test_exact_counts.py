@@ -116,3 +116,18 @@ def test_a_concession_at_trick_2_of_double_sir_is_settled_within_the_claim_limit
         end.push(e)
         end.finish()
     assert end.is_over and end.tricks_won[seat & 1] - root.tricks_won[seat & 1] == line.claim["awarded"]
+
+
+@pytest.mark.parametrize("seed,left,in_trick", [(6, 2, 1), (4, 2, 0)])
+def test_a_pile_with_the_tens_and_ace_on_ace_keys_its_table_in_one_word(seed, left, in_trick, search_class):
+    """Dehla Pakad with pile.ace-on-ace under the exact count: the rule state of the table's key
+    (the pile, the tally, the tens, the count asked) and the owners of the tens and aces came to
+    67 bits, past the key's 64: Python refused it (OverflowError) and the compiled core cut it.
+    Now a wide state is kept as an id, and the counts are what every line says."""
+    options = resolve("dehla-pakad", {"pile_ace_on_ace": True})
+    found = claimed_root("dehla-pakad", seed, left, in_trick, 0, options)
+    assert found is not None
+    _, root, team = found
+    _, reach = every_line(root, team)
+    counts, fewest, _ = counts_of(root, team, search_class)
+    assert (counts, fewest) == (set(reach), min(reach))
