@@ -6,13 +6,15 @@ Create Date: 2026-12-01 10:30:00
 
 Every revision used to hold the whole record and verdict again. Now the match holds its
 head's record and verdict, and each revision the patches from the revision before (see
-referee/store/patches.py, whose format is a stored format: changing it needs a migration).
+referee/store/patches.py, whose format is a stored format: changing it needs a migration;
+this file makes them with its own copy, below).
 Each patch is checked byte for byte as it is made, so every revision reads as it did.
 """
-from alembic import op
-import sqlalchemy as sa
+from typing import Any
 
-from referee.store.patches import apply, diff
+from alembic import op
+import orjson
+import sqlalchemy as sa
 
 revision = '0003'
 down_revision = '0002'
@@ -83,3 +85,54 @@ def downgrade() -> None:
     with op.batch_alter_table('matches') as batch:
         batch.drop_column('record')
         batch.drop_column('verdict')
+
+
+# -- frozen ------------------------------------------------------------------------------
+# A copy, as it was at this revision, of referee/store/patches.py's diff and apply: a
+# migration is run against databases made long before, by whatever the store's code has
+# become by then, so it makes and reads the patches as they were made when it was written.
+# This is the one place where a copy is right.
+
+_MISSING = object()
+
+
+def diff(a: Any, b: Any) -> dict:
+    """The patch from `a` to `b` (`a` None: there was nothing before)."""
+    return {"=": b} if a is None else _diff(a, b)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same JSON, byte for byte."""
+    return a is b or (a == b and orjson.dumps(a) == orjson.dumps(b))
+
+
+def apply(a: Any, patch: dict) -> Any:
+    """`a` patched."""
+    if "=" in patch:
+        return patch["="]
+    if "d" in patch:
+        out = dict(a)
+        for key, sub in patch["d"].items():
+            out[key] = apply(a.get(key), sub)
+        return out
+    keep, edit, tail = patch["l"]
+    return a[:keep] + ([apply(a[keep], edit)] if edit is not None else []) + tail
+
+
+def _diff(a: Any, b: Any) -> dict:
+    if type(a) is dict and type(b) is dict and list(b)[:len(a)] == list(a):
+        return {"d": {k: _diff(a.get(k, _MISSING), v) for k, v in b.items() if k not in a or not _same(a[k], v)}}
+    if type(a) is list and type(b) is list:
+        keep = _common_prefix(a, b)
+        if keep < len(a) and keep < len(b) and type(a[keep]) is type(b[keep]) and isinstance(b[keep], (dict, list)):
+            return {"l": [keep, _diff(a[keep], b[keep]), b[keep + 1:]]}
+        return {"l": [keep, None, b[keep:]]}
+    return {"=": b}
+
+
+def _common_prefix(a: list, b: list) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and _same(a[i], b[i]):
+        i += 1
+    return i
