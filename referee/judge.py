@@ -5,13 +5,15 @@ writes its verdict here, so that they give the same verdict, byte for byte:
     read(data)                the one reader: the record as received (or as stored) to the
                               engine's record, or RecordProblems pointing at every problem
     judge(record, settler)    the one judge: a record whole (the engine's Verdict), or a stored
-                              record (its JSON), whose live write judges its last deal alone
+                              record (its JSON); judge_deal, its last deal alone
     write(verdict, data)      the one writer: the verdict's JSON with its provenance and
-                              signature (null without a key)
+                              signature (null without a key); write_tail, the same from the
+                              deals a live write changed and the states of the hashes before
 
-A live write that only appended events to the last deal, or added a deal after finished ones,
-judges that deal alone, from the standing the earlier deals left (the verdict before's `match`
-and their verdicts); any other write judges the whole record. Both give the same bytes
+A live write that only appended events to the last deal, or added a deal after finished ones
+(resumes()), judges that deal alone, from the standing it began from (its row's `start`, or
+for a new deal the verdict's `match`); any other write judges the whole record. Both give the
+same bytes, and write_tail the same provenance and signature as write
 (tests/store/test_incremental_judge.py).
 
 Nothing here imports the web or the database, nor (until a verdict is written) the digests
@@ -47,44 +49,61 @@ def read(data: Any, pointer: str = "", accepted: bool = False, checked: bool = F
     return record if record is not None else Record.from_dict(check_record(data, pointer, accepted=True))
 
 
-def judge(record: Record | dict, settler: Settler | None = None, steps: bool | Container[int] = False,
-          before: tuple[dict, dict] | None = None) -> Verdict | dict:
+def judge(record: Record | dict, settler: Settler | None = None, steps: bool | Container[int] = False
+          ) -> Verdict | dict:
     """The verdict on `record`. An engine record (read()) is judged whole: the engine's Verdict,
     keeping the steps of the deals `steps` names (True: all). A stored record (its dict, as
-    checked when taken) gives its verdict's JSON; `before`: the (record, verdict) a live write
-    changed, when its last deal may be judged alone (resumable()). `settler`: perfect play for
-    claims and the bell (settlement.Stopped: no verdict)."""
+    checked when taken) gives its verdict's JSON. `settler`: perfect play for claims and the
+    bell (settlement.Stopped: no verdict)."""
     if isinstance(record, Record):
         return judge_whole(record, steps, settler)
-    start = resumable(record, before[0], before[1]) if before is not None else None
-    if start is None:
-        return judge_whole(read(record, checked=True), settler=settler).as_dict()
+    return judge_whole(read(record, checked=True), settler=settler).as_dict()
+
+
+def judge_deal(record: dict, index: int, start: dict, expected: int | None, settler: Settler | None = None) -> dict:
+    """The verdict's JSON of a stored record whose deals before `index` are judged, valid and
+    over, judging deal `index` alone (`record`'s last deal) from `start`, the standing it
+    begins from; `expected`: the dealer the deal before it named (None: the first deal). Its
+    deals are that deal's verdict alone; the rest is the whole judge's, byte for byte."""
     last = read({"preset": record["preset"], "options": record.get("options"), "deals": record["deals"][-1:]},
                 checked=True)
-    return judge_last(last, *start, settler)
+    earlier = [*[None] * (index - 1), {"next_dealer": expected}] if index else []  # only the last is read
+    verdict = judge_last(last, earlier, start, settler)
+    return {**verdict, "deals": verdict["deals"][index:]}
 
 
-def resumable(record: dict, old_record: dict, old_verdict: dict) -> tuple[list[dict], dict] | None:
-    """The earlier deals' verdicts and the standing the last deal starts from, when `record` is
-    `old_record` with events appended to its last deal (unscored: the standing is the verdict's
-    `match`) or with a deal added after finished ones; else None."""
+def resumes(record: dict, old_record: dict, old_verdict: dict, start: dict) -> tuple[int, dict] | None:
+    """Where a live write may judge one deal alone: `record`, `old_record` and `old_verdict`
+    hold their deals from the old last deal on (all of them when there is none), `start` the
+    standing that deal began from. A deal added after a finished one: (its place among them,
+    the verdict's `match`); events appended to an unfinished last deal: (0, `start`); None
+    for anything else. The deals before are over: in a valid verdict not closed, an
+    unfinished deal followed by another is an error."""
     old, new, standing = old_record["deals"], record["deals"], old_verdict["match"]
     if (not old_verdict["valid"] or standing["finished"] or record.get("closed") or not new
-            or without(record, "deals") != without(old_record, "deals")):
+            or without(record, "deals") != without(old_record, "deals") or len(old) > 1):
         return None
-    statuses = [d["status"] for d in old_verdict["deals"][-2:]]
-    if len(new) == len(old) + 1 and new[:-1] == old and (not statuses or statuses[-1] in OVER):
-        return old_verdict["deals"], standing
-    if (len(new) == len(old) and new[:-1] == old[:-1] and _appended(old[-1], new[-1])
-            and statuses[-1] == "in_progress" and all(s in OVER for s in statuses[:-1])):
-        return old_verdict["deals"][:-1], standing
+    status = old_verdict["deals"][-1]["status"] if old else None
+    if len(new) == len(old) + 1 and new[:-1] == old and status in (None, *OVER):
+        return len(old), standing
+    if len(new) == len(old) == 1 and appended(old[0], new[0]) and status == "in_progress":
+        return 0, start
     return None
 
 
-def _appended(old: dict, new: dict) -> bool:
+def appended(old: dict, new: dict) -> bool:
     """`new` is the deal `old` with events added after its own."""
-    events, more = old.get("events") or [], new.get("events") or []
-    return without(old, "events") == without(new, "events") and more[:len(events)] == events
+    return alike(new, old, len(old.get("events") or []))
+
+
+def alike(a: dict, b: dict, events: int | None = None) -> bool:
+    """Two deals alike: all but their events, and their first `events` events (all when None):
+    a deal that only gained events (appended), or whose claim's answer is unchanged (the
+    settlers' reuse)."""
+    if without(a, "events") != without(b, "events"):
+        return False
+    ea, eb = a.get("events") or [], b.get("events") or []
+    return ea == eb if events is None else ea[:events] == eb[:events]
 
 
 def without(d: dict, name: str) -> dict:
@@ -120,3 +139,32 @@ def _unsigned(verdict: Verdict, prov: dict) -> bytes:
     from referee.provenance import unsigned_verdict
 
     return unsigned_verdict(jsontext.dumps_verdict(verdict), prov)
+
+
+def write_tail(verdict: dict, record: dict, prefix: dict, signer=None, place: dict | None = None) -> dict:
+    """write() of a live write's verdict: `verdict` and `record` hold their deals from some deal
+    on, `prefix` the SHA-256 states of the whole's canonical forms up to it (store/deals.py).
+    The same provenance and signature as write() of the whole, hashing these deals alone."""
+    from referee.provenance import provenance
+    from referee import verdict_signing as signing
+
+    prov = provenance({}, resolve(record["preset"], record.get("options")), place)
+    prov["record"] = "sha256:" + hashed(prefix["record"], record).hex()
+    key = signing.sign_provenance(prov, signer)
+    out = {**{k: v for k, v in verdict.items() if k not in ("provenance", "signature")}, "provenance": prov}
+    out["signature"] = key.sign(signing.PREFIX + hashed(prefix["verdict"], out)) if key is not None else None
+    return out
+
+
+def hashed(state: dict, value: dict) -> bytes:
+    """The SHA-256 of the canonical form of a record or verdict whose deals before `value`'s
+    were hashed into `state` (a midstate's: '{"deals":[' and each deal's form and a comma);
+    its members but its deals all sort after "deals" (a live write's: not closed)."""
+    from referee.midstate import Sha256
+    from referee.provenance import canonical
+
+    h = Sha256(state)
+    for i, deal in enumerate(value["deals"]):
+        h.update(b"," + canonical(deal) if i else canonical(deal))
+    rest = canonical(without(value, "deals"))
+    return h.update(b"]," + rest[1:] if rest != b"{}" else b"]}").digest()

@@ -17,6 +17,7 @@ from .engine.cards import Card
 from .engine.errors import RecordError, RefereeError
 from .engine.playrecord import PLAY, REVEAL, Event
 from .engine.settlement import Line
+from .judge import alike
 
 if TYPE_CHECKING:
     from .engine.deal import Deal
@@ -62,8 +63,10 @@ class Recorded:
     claim with no line that fits is the record error claim_unsettled; a bell with none keeps
     the deal abandoned (reason `not_recorded`)."""
 
-    def __init__(self, verdict: dict):
+    def __init__(self, verdict: dict, first: int = 0):
+        """`first`: the place of the verdict's first deal (a live write's holds its last ones)."""
         self.deals = verdict.get("deals") or []
+        self.first = first
 
     def settle(self, deal: "Deal", index: int) -> Line:
         line = self.line(deal, index)
@@ -95,6 +98,7 @@ class Recorded:
         return Line(events, None)
 
     def _deal(self, index: int) -> dict:
+        index -= self.first
         deal = self.deals[index] if 0 <= index < len(self.deals) else None
         return deal if isinstance(deal, dict) else {}
 
@@ -102,13 +106,15 @@ class Recorded:
 class Reusing:
     """A write's settler: `record` (the new one, as stored) is judged; where its deal is the
     same as in `before` up to the point settled, the line of `before_verdict` is kept, and
-    only other claims and bells are searched by `searching`."""
+    only other claims and bells are searched by `searching`. `first`: the place of their
+    first deal (a live write's records and verdict hold their last deals only)."""
 
-    def __init__(self, record: dict, before: dict | None, before_verdict: dict | None, searching):
+    def __init__(self, record: dict, before: dict | None, before_verdict: dict | None, searching, first: int = 0):
         self.deals = record.get("deals") or []
         self.before = (before or {}).get("deals") or []
-        self.recorded = Recorded(before_verdict or {})
+        self.recorded = Recorded(before_verdict or {}, first)
         self.searching = searching
+        self.first = first
 
     def settle(self, deal: "Deal", index: int) -> Line:
         answered = deal.claimed.answer_event  # None: a claim settled at the close (R-34b)
@@ -126,17 +132,13 @@ class Reusing:
         return self.searching.finish(deal, index)
 
     def _same(self, index: int, events: int | None) -> bool:
-        """Deal `index` of both records alike: all but the events, and the first `events`
-        events (all of them when None)."""
-        if index >= len(self.before) or index >= len(self.deals):
+        """Deal `index` of both records alike (judge.alike): all but the events, and the first
+        `events` events (all of them when None)."""
+        index -= self.first
+        if not 0 <= index < min(len(self.before), len(self.deals)):
             return False
         a, b = self.deals[index], self.before[index]
-        if not isinstance(a, dict) or not isinstance(b, dict):
-            return False
-        if {k: v for k, v in a.items() if k != "events"} != {k: v for k, v in b.items() if k != "events"}:
-            return False
-        ea, eb = a.get("events") or [], b.get("events") or []
-        return ea == eb if events is None else ea[:events] == eb[:events]
+        return isinstance(a, dict) and isinstance(b, dict) and alike(a, b, events)
 
 
 def _plays(line) -> tuple | None:

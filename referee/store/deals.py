@@ -1,10 +1,14 @@
 """A match's head stored by deal: the match row keeps its record and verdict but their deals
 (`"deals"`: their count, in its place, so the key order is kept), and each deal is a row
-with its record, its verdict and the standing it began from. A write stores the rows of the
-deals it changed and the match's; a read of the whole match puts the rows back in place."""
+with its record, its verdict, the standing it began from and its `prefix`: what else the
+deals before it were to a live write (the SHA-256 states of the record's and the verdict's
+canonical forms up to it, whose digests the provenance and signature take, and their
+events' count, which the limits take). A write stores the rows of the deals it changed and
+the match's; a live write (tail()) reads the last deal's row and the match's alone; a read
+of the whole match puts the rows back in place."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.orm import Session
@@ -12,6 +16,8 @@ from sqlalchemy.orm import Session
 from referee import judge as judging
 from referee.engine import resolve
 from referee.engine.totals import Match as Totals
+from referee.midstate import Sha256, available
+from referee.provenance import canonical
 from referee.settlers import Recorded
 
 from .models import Match, MatchDeal
@@ -42,6 +48,66 @@ def filled(s: Session | Connection, mid: str, record: dict, verdict: dict) -> He
     return Head(whole(record, [r.record for r in rows]), whole(verdict, [r.verdict for r in rows]))
 
 
+class Tail(NamedTuple):
+    """A match's head from its last deal on, as a live write reads it: `first`, that deal's
+    place (0 when there is none); `head`, the record and verdict with their deals from there;
+    `start`, the standing that deal began from; `prefix`, its row's (the deals before it);
+    `expected`, the dealer the deal before it named (None: the first deal)."""
+
+    first: int
+    head: Head
+    start: dict
+    prefix: dict
+    expected: int | None
+
+
+def tail(s: Session, m: Match, appending: bool = True) -> Tail | None:
+    """The match's last deal's row and its summary: what a live write reads (`appending`:
+    events to that deal, which also needs the dealer the deal before it named; else a deal
+    added). None where that row keeps no prefix (made before migration 0010, or no
+    resumable hash here)."""
+    count = m.record["deals"]
+    if not available() or not isinstance(count, int):
+        return None
+    if count == 0:
+        return Tail(0, Head(whole(m.record, []), whole(m.verdict, [])), m.verdict["match"], fresh(), None)
+    row = s.execute(select(MatchDeal.record, MatchDeal.verdict, MatchDeal.start, MatchDeal.prefix)
+                    .where(MatchDeal.match_id == m.id, MatchDeal.deal == count - 1)).one()
+    if row.prefix is None:
+        return None
+    expected = s.scalar(select(MatchDeal.verdict["next_dealer"].as_integer()).where(
+        MatchDeal.match_id == m.id, MatchDeal.deal == count - 2)) if appending and count > 1 else None
+    return Tail(count - 1, Head(whole(m.record, [row.record]), whole(m.verdict, [row.verdict])), row.start,
+                row.prefix, expected)
+
+
+def fresh() -> dict:
+    """The prefix of a first deal: nothing before it."""
+    state = Sha256().update(b'{"deals":[').state()
+    return {"record": state, "verdict": state, "events": 0}
+
+
+def advanced(prefix: dict, record: dict, verdict: dict) -> dict:
+    """The prefix of the deal after the one (`record`, `verdict`) whose prefix is `prefix`."""
+    return {"record": Sha256(prefix["record"]).update(canonical(record) + b",").state(),
+            "verdict": Sha256(prefix["verdict"]).update(canonical(verdict) + b",").state(),
+            "events": prefix["events"] + len(record.get("events") or ())}
+
+
+def prefixes(head: Head, first: int, end: int) -> list[dict | None]:
+    """The prefixes of deals `first` .. `end` - 1 of a whole head, hashed from its first deal
+    (a write that judged the whole match); None where no hash can be resumed here."""
+    if not available():
+        return [None] * (end - first)
+    out, prefix = [], fresh()
+    for i in range(end):
+        if i >= first:
+            out.append(prefix)
+        if i < end - 1:
+            prefix = advanced(prefix, head.record["deals"][i], head.verdict["deals"][i])
+    return out
+
+
 def heads_of(s: Session, matches: Iterable[Match]) -> dict[str, Head]:
     """Many matches' heads, read in one query."""
     matches = list(matches)
@@ -63,16 +129,35 @@ def changed(before: Head | None, after: Head) -> list[int]:
             if i >= len(old_records) or old_records[i] != record or old_verdicts[i] != verdict]
 
 
-def store_head(s: Session, m: Match, after: Head, before: Head | None) -> None:
+def store_head(s: Session, m: Match, after: Head, before: Head | None, at: Tail | None = None) -> None:
     """Make `after` the match's head, from `before` (None: no rows yet): the rows of the
     deals it changed, with the standing each begins from, from the first changed one on;
-    the deals before it, and their rows, are as they were."""
-    m.record, m.verdict = shell(after.record), shell(after.verdict)
+    the deals before it, and their rows, are as they were. `at`: a live write's tail, whose
+    `before` and `after` hold their deals from its last deal on."""
+    first = at.first if at is not None else 0
+    m.record = {**after.record, "deals": first + len(after.record["deals"])}
+    m.verdict = {**after.verdict, "deals": first + len(after.verdict["deals"])}
     # not flushed here: the match row is updated once, at the write's end (updated twice in
     # one transaction, PostgreSQL checks its tournament key again: a share lock on the
     # tournament's row, which two writes then both hold while each waits for the other's)
     with s.no_autoflush:
-        _store_deals(s, m, after, before)
+        if at is None:
+            _store_deals(s, m, after, before)
+        else:
+            _store_tail(s, m, after, before, at)
+
+
+def _store_tail(s: Session, m: Match, after: Head, before: Head, at: Tail) -> None:
+    """A live write's rows: the last deal's updated (events appended), or a deal's added."""
+    old, new = before.record["deals"], after.record["deals"]
+    if len(new) == len(old):
+        s.execute(update(MatchDeal).where(MatchDeal.match_id == m.id, MatchDeal.deal == at.first).values(
+            record=new[-1], verdict=after.verdict["deals"][-1]))
+        return
+    prefix = advanced(at.prefix, old[-1], before.verdict["deals"][-1]) if old else at.prefix
+    start = before.verdict["match"] if old else initial(after.record)
+    s.execute(insert(MatchDeal).values(match_id=m.id, deal=at.first + len(old), record=new[-1],
+                                       verdict=after.verdict["deals"][-1], start=start, prefix=prefix))
 
 
 def _store_deals(s: Session, m: Match, after: Head, before: Head | None) -> None:
@@ -84,13 +169,15 @@ def _store_deals(s: Session, m: Match, after: Head, before: Head | None) -> None
     if not touched:
         return
     first = touched[0]
+    kept = prefixes(after, first, count)
     if first == count - 1 < old_count:  # a live deal changed: it began where it began
         s.execute(update(MatchDeal).where(MatchDeal.match_id == m.id, MatchDeal.deal == first).values(
-            record=after.record["deals"][first], verdict=after.verdict["deals"][first]))
+            record=after.record["deals"][first], verdict=after.verdict["deals"][first], prefix=kept[0]))
         return
     starts = standings(after, first, _start(s, m, after, before, first))
     for i in range(first, count):
-        values = {"record": after.record["deals"][i], "verdict": after.verdict["deals"][i], "start": starts[i - first]}
+        values = {"record": after.record["deals"][i], "verdict": after.verdict["deals"][i], "start": starts[i - first],
+                  "prefix": kept[i - first]}
         if i >= old_count:
             s.execute(insert(MatchDeal).values(match_id=m.id, deal=i, **values))
         else:
@@ -118,13 +205,13 @@ def initial(record: dict) -> dict:
 def standings(head: Head, first: int, start: dict, end: int | None = None) -> list[dict]:
     """The standings deals `first` .. `end` - 1 (all from `first` by default) begin from,
     deal `first` from `start`: each deal before the last judged alone from the one before,
-    as the whole judge's loop goes (its recorded settlements: no search)."""
+    as the whole judge's loop goes (its recorded settlements: no search). The deals of a
+    stored head before its last are over, and none is invalid (judge.resumes)."""
     record, verdict = head
     end = len(record["deals"]) if end is None else end
     out, settler = [start], Recorded(verdict)
     unclosed = judging.without(record, "closed")  # a close comes after every deal
     for i in range(first, end - 1):
-        judged = {"valid": True, "errors": [], "deals": verdict["deals"][:i], "match": out[-1]}
-        before = ({**unclosed, "deals": record["deals"][:i]}, judged)
-        out.append(judging.judge({**unclosed, "deals": record["deals"][:i + 1]}, settler, before=before)["match"])
+        expected = verdict["deals"][i - 1]["next_dealer"] if i else None
+        out.append(judging.judge_deal({**unclosed, "deals": [record["deals"][i]]}, i, out[-1], expected, settler)["match"])
     return out

@@ -8,7 +8,7 @@ from typing import Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .deals import head_of, store_head
+from .deals import Tail, head_of, store_head
 from .models import Match, Revision
 from .patches import apply, diff
 from .views import Head
@@ -61,12 +61,25 @@ def with_previous(s: Session, m: Match, number: int, head: Head | None = None
 
 
 def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: dict, verdict: dict,
-                 now: datetime, head: Head | None = None) -> None:
+                 now: datetime, head: Head | None = None, at: Tail | None = None) -> None:
     """Store the match's next revision as its patches from the head (`head`: its record and
-    verdict, when already read); it becomes the head, stored by deal (deals.py)."""
+    verdict, when already read); it becomes the head, stored by deal (deals.py). `at`: a live
+    write's tail, `head`, `record` and `verdict` holding their deals from its last deal on
+    (the deals before are the same on both sides: the patches are the whole match's)."""
     before = head if head is not None else head_of(s, m) if m.revision else None
-    s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=len(record["deals"]),
-                   record_patch=diff(before and before.record, record),
-                   verdict_patch=diff(before and before.verdict, verdict), created_at=now))
+    first = at.first if at is not None else 0
+    s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=first + len(record["deals"]),
+                   record_patch=shifted(diff(before and before.record, record), first),
+                   verdict_patch=shifted(diff(before and before.verdict, verdict), first), created_at=now))
     m.revision = m.revision + 1
-    store_head(s, m, Head(record, verdict), before)
+    store_head(s, m, Head(record, verdict), before, at)
+
+
+def shifted(patch: dict, first: int) -> dict:
+    """A patch of a match's deals from deal `first` on as the whole match's patch: its deals'
+    edit begins `first` deals later."""
+    edit = patch.get("d", {}).get("deals")
+    if not first or edit is None:
+        return patch
+    keep, item, rest = edit["l"]
+    return {"d": {**patch["d"], "deals": {"l": [keep + first, item, rest]}}}

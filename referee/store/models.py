@@ -89,7 +89,9 @@ class Match(Base):
 class MatchDeal(Base):
     """One deal of a match's head: its record and verdict, and the match's standing when it
     began (the verdict's `match` with the deals before it alone: what judging it alone starts
-    from)."""
+    from). The last deal's `prefix` is what else a live write needs of the deals before it:
+    the SHA-256 states of the record's and the verdict's canonical forms up to it, and their
+    events' count (deals.py; null on a row that is not the last, or made before 0010)."""
 
     __tablename__ = "match_deals"
 
@@ -98,6 +100,7 @@ class MatchDeal(Base):
     record: Mapped[dict[str, Any]]
     verdict: Mapped[dict[str, Any]]
     start: Mapped[dict[str, Any]]
+    prefix: Mapped[dict[str, Any] | None]
 
 
 class Revision(Base):

@@ -20,13 +20,15 @@ from .views import Head, event_dict
 
 
 def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Head,
-            finished_before: bool, kind: str | None, why: str = "play") -> None:
+            finished_before: bool, kind: str | None, why: str = "play", first: int | None = None) -> None:
     """Write this change's feed events (the ledger: see feed.py) in the same transaction;
-    what they show of a live deal is what `after`, the current revision, shows."""
+    what they show of a live deal is what `after`, the current revision, shows. `first`: a
+    live write's, whose `before` and `after` hold their deals from deal `first` on (every
+    deal before it over and unchanged)."""
     finished_now = m.status == "finished"
     old = before.verdict if before is not None else None
     new = after.verdict
-    events = _ledger_events(s, m, before, after, kind, why)
+    events = _ledger_events(s, m, before, after, kind, why, first)
     ended = old is not None and _ended(s, m)
     if finished_now and not finished_before and not ended:
         payload = {"match": new["match"]}
@@ -50,11 +52,14 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
 
 
 def _ledger_events(s: Session, m: Match, before: Head | None, after: Head, kind: str | None,
-                   why: str) -> list[ledger.Event]:
+                   why: str, first: int | None = None) -> list[ledger.Event]:
     """What the ledger says a write changed of the deals (feed.diff), compared on the deals
     from the first it changed on: for a live write, the deal it changed alone."""
-    first = window_start(before, after, kind)
-    was, now = before and from_deal(before, first), from_deal(after, first)
+    if first is None:
+        first = window_start(before, after, kind)
+        was, now = before and from_deal(before, first), from_deal(after, first)
+    else:  # already from deal `first` on
+        was, now = before and from_deal(before, first, True), from_deal(after, first, True)
     touched = ledger.changed_deals(was and was.verdict, now.verdict) | \
         _changed_records(was and was.record, now.record)
     deals, violations = announced(s, m, {i + first for i in touched}) if was is not None else (set(), set())
@@ -76,15 +81,17 @@ def window_start(before: Head | None, after: Head, kind: str | None) -> int:
     return first if same and all(is_faced(v) for v in after.verdict["deals"][:first]) else 0
 
 
-def from_deal(head: Head, first: int) -> Head:
-    """`head` from deal `first` on, numbered from 0 there (the verdict's `next` too)."""
+def from_deal(head: Head, first: int, cut: bool = False) -> Head:
+    """`head` from deal `first` on, numbered from 0 there (the verdict's `next` too); `cut`:
+    its deals are already those from `first` on."""
     if not first:
         return head
     nxt = head.verdict.get("next")
     if isinstance(nxt, dict) and isinstance(nxt.get("deal"), int):
         nxt = {**nxt, "deal": nxt["deal"] - first}
-    return Head({**head.record, "deals": head.record["deals"][first:]},
-                {**head.verdict, "deals": head.verdict["deals"][first:], "next": nxt})
+    at = 0 if cut else first
+    return Head({**head.record, "deals": head.record["deals"][at:]},
+                {**head.verdict, "deals": head.verdict["deals"][at:], "next": nxt})
 
 
 def renumbered(payload: dict, first: int) -> dict:

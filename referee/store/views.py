@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from referee.visibility import PublicView
 
@@ -23,11 +23,20 @@ class Head(NamedTuple):
 @dataclass
 class MatchView:
     """A match as one reader sees it (the key holder sees everything): its summary row and
-    its head, whole (deals.head_of)."""
+    its head, whole (deals.head_of). A live write's view holds the deal it changed
+    (`changed`: its place and verdict) and reads the whole head only when asked (`read`)."""
 
     match: Match
     full: bool
-    head: Head
+    whole: Head | None = None
+    read: Callable[[], Head] | None = None
+    changed: tuple[int, dict] | None = None
+
+    @property
+    def head(self) -> Head:
+        if self.whole is None:
+            self.whole = self.read()
+        return self.whole
 
     @property
     def etag(self) -> str:
@@ -53,10 +62,13 @@ class MatchView:
         """A live write's answer (the writer holds the key): the summary, `next`, and the
         verdict of the deal the write changed (the last), in a size that does not grow with
         the match; the whole match is `as_dict`."""
-        verdict = self.revision.verdict
-        index = len(verdict["deals"]) - 1
-        return {**summary(self.match), "etag": self.etag, "next": verdict["next"],
-                "deal": {"index": index, "verdict": verdict["deals"][index]}}
+        if self.changed is not None:
+            index, deal = self.changed
+        else:
+            index = len(self.head.verdict["deals"]) - 1
+            deal = self.head.verdict["deals"][index]
+        return {**summary(self.match), "etag": self.etag, "next": self.match.verdict["next"],
+                "deal": {"index": index, "verdict": deal}}
 
 
 def tournament_settings(t: Tournament) -> dict[str, Any]:

@@ -1,26 +1,30 @@
 """Writes to a match: events appended, a deal added, a correction, a close. Each is judged
-whole first, outside any transaction (perfect play may take seconds, and on SQLite a
+first, outside any transaction (perfect play may take seconds, and on SQLite a
 transaction holds the database's write lock), then stored in one transaction under the
 match's row lock (the tournament's is taken only to number the feed events) as a new revision
 with its feed events, if the match is still at the revision it was judged from (If-Match, checked again there); nothing is edited in place.
-A claim or bell settled in the revision before is kept where its deal is unchanged."""
+A claim or bell settled in the revision before is kept where its deal is unchanged. A live
+write (a card, a deal added) reads the match's row and its last deal's, judges that deal alone
+and stores those two rows (deals.tail); any other reads and judges the whole match."""
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from sqlalchemy.exc import IntegrityError
 
+from referee.judge import resumes
 from referee.provenance import place
 from referee.settlers import Reusing
 
 from . import limits
 from .db import Database
-from .deals import head_of
+from .deals import Tail, head_of, tail
 from .errors import Conflict, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
-from .history import add_revision
-from .judging import judge
+from .history import add_revision, snapshot
+from .judging import judge, judge_tail
 from .matches import load_match, record_for, status_of
 from .models import Tournament, utcnow
 from .publishing import publish
@@ -36,6 +40,30 @@ def why_of(kind: str, record: dict, before: dict) -> str:
     old_events = len(before["deals"][-1].get("events", [])) if before["deals"] and len(before["deals"]) == len(record["deals"]) else 0
     added = record["deals"][-1].get("events", [])[old_events:] if record["deals"] else []
     return "take_back" if any(e.get("take_back") for e in added) else "play"
+
+
+def _read(s, m, t, kind: str, change) -> tuple[Tail | None, Head, dict, tuple | None]:
+    """What a write reads, and the record it makes: a live write (events appended, a deal
+    added) the match's tail alone, when its last deal may be judged alone (judge.resumes);
+    any other the whole head. (tail, head read, new record, where it resumes)."""
+    at = tail(s, m, kind == "append") if kind in ("append", "deal") else None
+    if at is not None:
+        record = change(at.head.record, t)  # a new record (its deals from the tail's on)
+        resume = resumes(record, *at.head, at.start)
+        if resume is not None:
+            check_tail(record, at)
+            return at, at.head, record, resume
+    before = head_of(s, m)
+    record = change(before.record, t)  # a new record; the head's is left as it is
+    limits.check_record(record)
+    return None, before, record, None
+
+
+def check_tail(record: dict, at: Tail) -> None:
+    """limits.check_record of the whole record, counting the deals and events before the
+    tail's from its place and prefix, not from their rows."""
+    before = [{"events": range(at.prefix["events"])}, *[{}] * (at.first - 1)] if at.first else []
+    limits.check_record({"deals": [*before, *record["deals"]]})
 
 
 class Writes:
@@ -70,13 +98,14 @@ class Writes:
             if m.closed and kind != "revise":
                 raise Conflict("the match is closed; a correction (PUT /record) is still possible")
             limits.check_revisions(m.revision + 1)
-            before = head_of(s, m)
-            record = change(before.record, t)  # a new record; the head's is left as it is
-            limits.check_record(record)
-        settler = Reusing(record, before.record, before.verdict, self.budget().settler())
+            live, before, record, resume = _read(s, m, t, kind, change)
+        first = live.first if live is not None else 0
+        settler = Reusing(record, before.record, before.verdict, self.budget().settler(), first)
         # signed as the next revision after the head it was judged from (If-Match keeps both)
-        verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict),
-                        before if kind in ("append", "deal") else None)  # a live write: its last deal alone
+        if live is not None:  # a live write: its last deal judged alone, the rest hashed no more
+            verdict = judge_tail(record, live, resume, settler, self.signer, m.id, m.revision + 1)
+        else:
+            verdict = judge(record, settler, self.signer, place(m.id, m.revision + 1, before.verdict))
         with self.db.transaction() as s:
             # the match's row lock serialises its writes; the tournament's is taken by publish,
             # for the feed's numbering only, so writes to other matches go on meanwhile
@@ -90,12 +119,25 @@ class Writes:
                                          etag=now)
             finished_before = m.status == "finished"
             at = utcnow()
-            add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None)
+            add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None, live)
             m.updated_at = at
             m.closed = m.closed or close or bool(record.get("closed"))
             m.status = status_of(verdict, m.closed)
-            publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record))
-            return MatchView(m, True, Head(record, verdict))
+            publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record),
+                    None if live is None else first)
+            if live is None:
+                return MatchView(m, True, Head(record, verdict))
+            changed = (first + len(verdict["deals"]) - 1, verdict["deals"][-1])
+            return MatchView(m, True, read=partial(self._head_at, m.id, m.revision), changed=changed)
+
+    def _head_at(self, mid: str, revision: int) -> Head:
+        """Revision `revision` of the match, whole (a live write's view, when asked for it)."""
+        with self.db.reading() as s:
+            m = load_match(s, mid)
+            if m.revision == revision:
+                return head_of(s, m)
+            snap = snapshot(s, m, revision)  # written over since: its revision rebuilt
+            return Head(snap.record, snap.verdict)
 
     def append_events(self, mid, key, if_match, events: list[dict]) -> MatchView:
         def change(record, _t):

@@ -1,7 +1,8 @@
 """A live write judges only its last deal (referee/judge.py), from the standing the earlier
-deals left; the whole record's judge stays the reference: after every write of random
-sessions of every preset, played card by card (reveals, take-backs, claims, corrections and
-closes included), the verdict stored is byte for byte the whole judge's."""
+deals left, and signs it from its last deal's row; the whole record's judge stays the
+reference: after every write of random sessions of every preset, played card by card
+(reveals, take-backs, claims, corrections and closes included), the verdict stored is byte
+for byte the whole judge's, its provenance and signature included."""
 import random
 
 import orjson
@@ -9,11 +10,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sqlalchemy import select
+
 from referee.engine import PRESETS, resolve
-from referee import judge as one
+from referee import verdict_signing
+from referee.provenance import place
+from referee.settlers import Reusing
 from referee.engine.simulate import random_deal
 from referee.store import judging, writes
 from referee.store.errors import Conflict
+from referee.store.models import MatchDeal
 from referee.store.views import Head
 from tests.helpers import won_by
 
@@ -21,40 +27,51 @@ PLAYERS = ["A", "B", "C", "D"]
 
 
 @pytest.fixture
-def checked(monkeypatch):
-    """Every write's judgement also made whole: the two must be the same bytes. Counts the
-    writes judged by their last deal alone (a test that never takes that path proves nothing)."""
+def checked(monkeypatch, store):
+    """Every live write's judgement (its last deal alone, its provenance and signature hashed
+    from its last deal's row) also made whole, from the whole match: the two must be the same
+    bytes, signature included (one signing moment). Counts the writes judged by their last
+    deal alone (a test that never takes that path proves nothing) and the others."""
     seen = {"last_deal": 0, "whole": 0}
-    real, last = judging.judge, one.judge_last
+    real_whole, real_tail = writes.judge, writes.judge_tail
+    monkeypatch.setattr(verdict_signing, "now", lambda: "2026-12-06T07:00:00Z")
 
-    def judge_last(*args, **kwargs):
-        seen["last_deal"] += 1
-        return last(*args, **kwargs)
+    def judge(*args, **kwargs):
+        seen["whole"] += 1
+        return real_whole(*args, **kwargs)
 
-    def judge(record, settler, signer=None, where=None, before=None):
+    def judge_tail(record, live, resume, settler, signer, match, revision):
+        before = whole_of(store, match, live.first, live.head)
+        record_ = {**record, "deals": [*before.record["deals"][:live.first], *record["deals"]]}
         try:
-            whole = real(record, settler, signer, where)
+            whole = real_whole(record_, Reusing(record_, before.record, before.verdict, settler.searching), signer,
+                               place(match, revision, before.verdict))
         except Conflict as refused:
             whole = refused.errors if hasattr(refused, "errors") else str(refused)
         try:
-            got = real(record, settler, signer, where, before)
+            got = real_tail(record, live, resume, settler, signer, match, revision)
+            seen["last_deal"] += 1
         except Conflict as refused:
             assert (refused.errors if hasattr(refused, "errors") else str(refused)) == whole
             raise
-        seen["whole"] += 1
-        a, b = unsigned(got), unsigned(whole); i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), 0)
+        a = orjson.dumps({**got, "deals": [*before.verdict["deals"][:live.first], *got["deals"]]})
+        b = orjson.dumps(whole)
+        i = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), 0)
         assert a == b, (a[i - 120:i + 30], b[i - 120:i + 30])
         return got
 
-    monkeypatch.setattr(one, "judge_last", judge_last)
     monkeypatch.setattr(writes, "judge", judge)
+    monkeypatch.setattr(writes, "judge_tail", judge_tail)
     return seen
 
 
-def unsigned(verdict: dict) -> bytes:
-    """A verdict's bytes but its signing moment and signature (two signings differ there)."""
-    provenance = {k: v for k, v in verdict["provenance"].items() if k != "signed_at"}
-    return orjson.dumps({**verdict, "provenance": provenance, "signature": None})
+def whole_of(store, match: str, first: int, tail: Head) -> Head:
+    """A live write's `tail` (its deals from deal `first` on) with the stored deals before it."""
+    with store.db.reading() as s:
+        rows = s.execute(select(MatchDeal.record, MatchDeal.verdict).where(
+            MatchDeal.match_id == match, MatchDeal.deal < first).order_by(MatchDeal.deal)).all()
+    return Head({**tail.record, "deals": [r.record for r in rows] + tail.record["deals"]},
+                {**tail.verdict, "deals": [r.verdict for r in rows] + tail.verdict["deals"]})
 
 
 def _event(e) -> dict:

@@ -19,26 +19,28 @@ from referee.store import publishing
 from referee.settlers import Recorded
 from referee.store.models import MatchDeal
 from tests.helpers import won_by
-from tests.store.test_incremental_judge import Table, random_session
+from tests.store.test_incremental_judge import Table, random_session, whole_of
 
 
 @pytest.fixture
-def checked(monkeypatch):
+def checked(monkeypatch, store):
     """Every write's events also made from the whole match: the two must be the same. Counts
     the writes whose diff saw the changed deal alone (a test that never does proves nothing)."""
     seen = {"window": 0, "whole": 0}
     real, start = publishing._ledger_events, publishing.window_start
 
-    def events(s, m, before, after, kind, why):
-        first = start(before, after, kind)
-        got = real(s, m, before, after, kind, why)
+    def events(s, m, before, after, kind, why, first=None):
+        got = real(s, m, before, after, kind, why, first)
+        if first is not None:  # a live write's: its deals from `first` on, the others stored
+            before, after = (whole_of(store, m.id, first, head) for head in (before, after))
+        window = first if first is not None else start(before, after, kind)
         monkeypatch.setattr(publishing, "window_start", lambda *a: 0)
         try:
             whole = real(s, m, before, after, kind, why)
         finally:
             monkeypatch.setattr(publishing, "window_start", start)
         assert orjson.dumps(got) == orjson.dumps(whole)
-        seen["window" if first else "whole"] += 1
+        seen["window" if window else "whole"] += 1
         return got
 
     monkeypatch.setattr(publishing, "_ledger_events", events)

@@ -1,0 +1,92 @@
+"""SHA-256 that can be put down and taken up again: the state after some bytes, as JSON, and a
+hash resumed from it. A stored match keeps, with its last deal, the state of its record's and
+its verdict's canonical forms up to that deal (both begin with their deals), so that a live
+write hashes the deal it changed and the match's summary, not the whole match, and gets the
+very digests hashing the whole would (tests/test_midstate.py).
+
+hashlib keeps its state to itself; OpenSSL's SHA256_* functions take it as a plain struct
+(SHA256_CTX: h[8], Nl, Nh, data[16], num, md_len), which libcrypto exports. The state is
+written portably (the eight words, the bytes hashed, the bytes not yet a block) and checked
+once against hashlib; where libcrypto cannot be loaded or disagrees, `available()` is False
+and the store hashes the whole match, as before.
+"""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import hashlib
+from functools import lru_cache
+
+_U32 = ctypes.c_uint32
+
+
+class _Context(ctypes.Structure):
+    _fields_ = [("h", _U32 * 8), ("Nl", _U32), ("Nh", _U32), ("data", ctypes.c_ubyte * 64),
+                ("num", ctypes.c_uint), ("md_len", ctypes.c_uint)]
+
+
+@lru_cache(maxsize=1)
+def _library():
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("crypto") or "libcrypto.so.3")
+        for name in ("SHA256_Init", "SHA256_Update", "SHA256_Final"):
+            getattr(lib, name).restype = ctypes.c_int
+    except (OSError, AttributeError, TypeError):
+        return None
+    return lib
+
+
+class Sha256:
+    """A SHA-256 being computed, from `state` (state() of another; None: from nothing)."""
+
+    def __init__(self, state: dict | None = None):
+        lib = _library()
+        self._ctx = _Context()
+        lib.SHA256_Init(ctypes.byref(self._ctx))
+        if state is not None:
+            words = bytes.fromhex(state["h"])
+            pending = bytes.fromhex(state["pending"])
+            bits = (state["length"] - len(pending)) * 8
+            for i in range(8):
+                self._ctx.h[i] = int.from_bytes(words[4 * i:4 * i + 4], "big")
+            self._ctx.Nl, self._ctx.Nh = bits & 0xFFFFFFFF, bits >> 32
+            self._ctx.num = 0
+            if pending:
+                self.update(pending)
+
+    def update(self, data: bytes) -> "Sha256":
+        _library().SHA256_Update(ctypes.byref(self._ctx), data, ctypes.c_size_t(len(data)))
+        return self
+
+    def state(self) -> dict:
+        """The state so far: the words after the whole blocks, the bytes hashed, the rest."""
+        num = self._ctx.num
+        bits = (self._ctx.Nh << 32) | self._ctx.Nl
+        return {"h": b"".join(int(w).to_bytes(4, "big") for w in self._ctx.h).hex(), "length": bits // 8,
+                "pending": bytes(self._ctx.data[:num]).hex()}
+
+    def copy(self) -> "Sha256":
+        other = Sha256.__new__(Sha256)
+        other._ctx = _Context.from_buffer_copy(self._ctx)
+        return other
+
+    def digest(self) -> bytes:
+        out = (ctypes.c_ubyte * 32)()
+        _library().SHA256_Final(out, ctypes.byref(_Context.from_buffer_copy(self._ctx)))
+        return bytes(out)
+
+
+@lru_cache(maxsize=1)
+def available() -> bool:
+    """Can a hash be resumed here, giving hashlib's digests?"""
+    if _library() is None:
+        return False
+    try:
+        text = bytes(range(256)) * 3
+        for cut in (0, 1, 63, 64, 65, 200, 700):
+            resumed = Sha256(Sha256().update(text[:cut]).state()).update(text[cut:])
+            if resumed.digest() != hashlib.sha256(text).digest() or resumed.copy().digest() != resumed.digest():
+                return False
+    except (OSError, AttributeError, ValueError, TypeError):
+        return False
+    return True

@@ -1,0 +1,91 @@
+"""A live write costs what it changes (issue 39): a card or a deal added at deal 30 reads the
+same stored values as at deal 2, the match's row and its last deal's (store/deals.py: tail),
+where a correction reads every deal. Counted by what the database hands back: every JSON
+value it decodes (a record, a verdict, a standing, a prefix) and every statement on the deal
+rows, with the deal it names."""
+import re
+from contextlib import contextmanager
+
+import orjson
+import pytest
+from sqlalchemy import event
+
+from referee.store import db as database
+from referee.store.db import Database
+from referee.store.service import Store
+from tests.helpers import ev, won_by
+
+PLAYERS = ["A", "B", "C", "D"]
+
+
+@pytest.fixture
+def counted(db_url, monkeypatch, tmp_path):
+    """A store whose database counts what it decodes and what it asks of the deal rows."""
+    seen = {"json": 0, "deal_rows": []}
+
+    def loads(text):
+        seen["json"] += 1
+        return orjson.loads(text)
+
+    monkeypatch.setitem(database._JSON, "json_deserializer", loads)
+    store = Store(Database(db_url), signing_keys=tmp_path / "keys")
+
+    @event.listens_for(store.db.engine, "before_cursor_execute")
+    def statement(conn, cursor, text, parameters, context, many):
+        if "match_deals" in text:
+            seen["deal_rows"].append(text)
+
+    yield store, seen
+    store.db.dispose()
+
+
+@contextmanager
+def counting(seen):
+    seen["json"], seen["deal_rows"] = 0, []
+    yield seen
+
+
+def session_at(store, deals: int):
+    """A court-piece session without a target, `deals` deals played, the next one begun."""
+    t, key, _ = store.create_tournament("t", "court-piece", {"target": None}, True)
+    view, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)] * deals}, None)
+    dealer = view.revision.verdict["next"]["dealer"]
+    return key, view, dealer
+
+
+def one_card_and_one_deal(store, seen, deals: int) -> tuple[tuple, tuple]:
+    """What a deal added at deal `deals` + 1 and then a card in it read: (JSON values, statements
+    on the deal rows) of each."""
+    key, view, dealer = session_at(store, deals)
+    with counting(seen):
+        view = store.add_deal(view.match.id, key, view.etag, {"dealer": dealer, "trump": {"suit": "S"}, "events": []})
+        added = seen["json"], list(seen["deal_rows"])
+    with counting(seen):
+        view = store.append_events(view.match.id, key, view.etag, ev(f"{(dealer + 1) % 4}:AH"))
+        card = seen["json"], list(seen["deal_rows"])
+    assert view.revision.verdict["deals"][deals]["tricks"] == [] and len(view.revision.record["deals"]) == deals + 1
+    return added, card
+
+
+def test_a_card_at_deal_30_reads_what_a_card_at_deal_2_reads(counted):
+    store, seen = counted
+    at_2, at_30 = one_card_and_one_deal(store, seen, 1), one_card_and_one_deal(store, seen, 29)
+    for early, late in zip(at_2, at_30):
+        assert early == late
+        json_values, statements = late
+        # the match's row (its record and verdict, read and then locked), its tournament's
+        # options, the last deal's row (record, verdict, start, prefix) and what the feed
+        # said of that deal: a handful of values, and each deal-row statement names its deal
+        assert json_values <= 16
+        assert all(s.startswith("INSERT") or re.search(r"match_deals\.deal = ", s) for s in statements), statements
+        assert len(statements) <= 3
+
+
+def test_a_correction_reads_every_deal(counted):
+    """The counter sees deal rows: a write that changes an earlier deal reads them all."""
+    store, seen = counted
+    key, view, _ = session_at(store, 29)
+    record = view.revision.record
+    with counting(seen):
+        store.revise(view.match.id, key, view.etag, {"deals": [won_by(0, [2] * 7), *record["deals"][1:]]}, "typo")
+    assert seen["json"] >= 2 * 29
