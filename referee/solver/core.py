@@ -46,7 +46,6 @@ class Search(Exact):
 
     def __init__(self, rules, objective, outcome, spend=None):
         super().__init__(rules, objective, outcome, spend)
-        self.killer = [-1] * 64
         self.lw = [0] * 256
         self.stack = [0] * 64
         self.stack_kind = [0] * 64
@@ -165,7 +164,7 @@ class Search(Exact):
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
-        n = self._gen(ply, hint if self.tk == 0 and hint >= 0 else self.killer[ply])
+        n = self._gen(ply, hint)
         want = TRUE if mine else FALSE
         other = FALSE if mine else TRUE
         rel = 0
@@ -197,8 +196,6 @@ class Search(Exact):
                 best = want
                 rel = res & RELMASK
                 found = m
-                if i:
-                    self.killer[ply] = m  # tried first by the next sibling position at this depth
                 break
             rel |= res & RELMASK
             if code == other:

@@ -47,5 +47,9 @@ cdef class Moves(Trick):
 
     @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
                    ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,
-                   allowed=cython.int, tr=cython.int, s=cython.int)
+                   allowed=cython.int, tr=cython.int, s=cython.int, need=cython.int, keep=cython.int, w=cython.int)
     cdef int _follows(self, int seat, int base) noexcept
+
+    @cython.locals(opp=cython.int, part=cython.int, k=cython.int, other=cython.int, m=u64, hi=cython.int,
+                   top=cython.int)
+    cdef int _need(self, int seat, int led, int wsu, int wr, int ours) noexcept

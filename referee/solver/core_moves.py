@@ -179,6 +179,10 @@ class Moves(Trick):
         return self.r.caller if seat == 4 else seat
 
     def _follows(self, seat, base):
+        """Follows, weighted as DDS weighs them (Moves.cpp, WeightAlloc*123): in the led suit,
+        a card that wins the trick against every seat still to play, the cheapest such first,
+        else low (the second hand covers); out of it, a ruff that wins before a discard, a
+        discard from a long suit before one that bares a high card."""
         b = seat * 4
         led = self.tsuit[self.tb + 0]
         allowed = self._allowed(seat, 0, led)
@@ -190,10 +194,11 @@ class Moves(Trick):
         n = 0
         i = 0
         if allowed == 1 << led:
+            need = self._need(seat, led, wsu, wr, ours)
             g = self._groups(self.h[b + led], self.alive[led], led)
             for i in range(g):
                 r = self.glo[i]
-                key = r + (20 if not ours and wsu == led and r < wr else 0)
+                key = r + (20 if r <= need else 0)
                 n = self._add(base, n, key, led * 13 + r)
             return n
         if allowed == L_HIDDEN:  # the face-down card: the caller's last (R-6), or it follows suit (R-23)
@@ -208,19 +213,47 @@ class Moves(Trick):
             if not m:
                 continue
             g = self._groups(m, self.alive[s], s)
+            keep = (self.bits[m] << 6) // 24  # discard from a long suit, not from Kx or a bare top card
+            if (self.bits[m] == 2 and self._holder(s, self.high[self.alive[s] ^ (1 << self.high[self.alive[s]])]) == seat
+                    and self.bits[self.alive[s]] > 1) or (self.bits[m] == 1 and self.high[self.alive[s]] == self.high[m]):
+                keep -= 3
             for i in range(g):
                 r = self.glo[i]
                 if s == tr and tr >= 0:
                     if ours:
-                        key = 40 + r
+                        w = 2 - r
                     elif wsu == tr:
-                        key = r if r > wr else 60 + r
+                        w = 33 - r if r > wr else -13 - r
                     else:
-                        key = r
+                        w = 33 - r
                 else:
-                    key = r if ours else 20 + r
-                n = self._add(base, n, key << OTHER_SUIT | s, s * 13 + r)
+                    w = (25 if ours else 14) - r + keep
+                n = self._add(base, n, (100 - w) << OTHER_SUIT | s, s * 13 + r)
         return n
+
+    def _need(self, seat, led, wsu, wr, ours):
+        """Following the led suit: the rank a card must pass to be tried first (it wins the
+        trick against the seats still to play, as far as their cards of the suit show), or
+        13 where playing low comes first."""
+        if wsu != led:
+            return 13  # trumped: the suit's cards cannot win it
+        opp = -1
+        part = -1
+        k = 0
+        for k in range(self.tk + 1, 4):
+            other = (self.leader + k) & 3
+            m = self.h[other * 4 + led]
+            hi = self.high[m] if m else -1
+            if (other & 1) == (seat & 1):
+                part = hi
+            elif hi > opp:
+                opp = hi
+        top = wr if wr > opp else opp
+        if (ours and wr > opp) or part > top:
+            return 13  # the partner wins it anyway: low
+        if self.high[self.h[seat * 4 + led]] > top:
+            return top
+        return 13  # cannot win it: low
 
     def legal(self):
         """Every legal move of the seat to play, each with its twin (the lowest card of its
