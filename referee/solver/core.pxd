@@ -24,7 +24,6 @@ cdef u64 UNDECIDED
 
 
 cdef class Search(Exact):
-    cdef int lw[256]
     cdef int stack[64]
     cdef int stack_kind[64]
     cdef public int best_move

@@ -46,7 +46,6 @@ class Search(Exact):
 
     def __init__(self, rules, objective, outcome, spend=None):
         super().__init__(rules, objective, outcome, spend)
-        self.lw = [0] * 256
         self.stack = [0] * 64
         self.stack_kind = [0] * 64
         self.best_move = -1

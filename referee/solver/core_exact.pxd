@@ -20,6 +20,7 @@ cdef int REACH_WORDS
 cdef u64 RELMASK
 cdef int RES
 cdef u64 TRUE
+cdef int REVEAL
 cdef u64 UNDECIDED
 cdef u64 NONE
 
@@ -27,6 +28,7 @@ cdef u64 NONE
 cdef class Exact(Bounds):
     cdef public int stopped, reached
     cdef u64 count_rel
+    cdef int lw[256]  # per ply, per suit: the ranks below which a card is the same as one tried (both searches)
     cdef public long long nodes
     cdef int unspent
     # the exact-count table
@@ -55,7 +57,7 @@ cdef class Exact(Bounds):
     cdef u64 _reach_start(self, int want) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(ply=cython.int, seat=cython.int, rev=cython.int, n=cython.int, found=u64, rel=u64, i=cython.int,
-                   m=cython.int, res=u64)
+                   m=cython.int, res=u64, lw=cython.int, s=cython.int, r=cython.int, low=cython.int)
     cdef u64 _reach_card(self, int want, int few) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(gain=cython.int, rel=u64, w=cython.int, r=u64)

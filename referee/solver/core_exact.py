@@ -15,7 +15,7 @@ known reached there and the counts known not reached, so every W asked meets the
 from array import array
 
 from .core_bounds import Bounds
-from .core_codes import CHECK, EXACT, FALSE, FEWEST, HASH_A, HASH_B, M64, NONE, REACH_FIRST, REACH_MAX, REACH_PROBE, REACH_WORDS, RELMASK, RES, TRUE, UNDECIDED
+from .core_codes import CHECK, EXACT, FALSE, FEWEST, HASH_A, HASH_B, M64, NONE, REACH_FIRST, REACH_MAX, REACH_PROBE, REACH_WORDS, RELMASK, RES, REVEAL, TRUE, UNDECIDED
 
 
 class Exact(Bounds):
@@ -29,6 +29,7 @@ class Exact(Bounds):
         self.stopped = 0
         self.reached = 0  # the count (from the node asked) of the line a yes found
         self.count_rel = 0
+        self.lw = [0] * 256
         self._clear_reach(REACH_FIRST)
 
     def _spend(self):
@@ -172,9 +173,18 @@ class Exact(Bounds):
         self.ply = ply + 1
         found = FALSE
         rel = 0
+        lw = ply * 4  # the core search's DDS rule (core.Search._card): a card below every rank that
+        self.lw[lw] = 0  # mattered after one of its suit was tried is the same again
+        self.lw[lw + 1] = 0
+        self.lw[lw + 2] = 0
+        self.lw[lw + 3] = 0
         i = 0
         for i in range(n):
             m = self.mv[ply * 16 + (n - 1 - i if rev else i)]
+            s = m // 13
+            r = m - 13 * s
+            if m != REVEAL and r < self.lw[lw + s] and not self._special(s, r):
+                continue
             self._do(m, ply)
             if self.tk == 4:
                 res = self._reach_close(want)
@@ -188,6 +198,12 @@ class Exact(Bounds):
                 rel = res & RELMASK
                 break
             rel |= res & RELMASK
+            if m != REVEAL and not self.lw[lw + s] and not self._special(s, r):
+                low = self.low[(rel >> (13 * s)) & 8191]
+                if low < 0:
+                    self.lw[lw + s] = 13
+                elif r < low:
+                    self.lw[lw + s] = low
         self.ply = ply
         return found << RES | rel
 
@@ -226,8 +242,10 @@ class Exact(Bounds):
 
     def _exact_pile(self, t, kk):
         """Pile and deciding-pair games: the outcomes of every sequence of trick winners from
-        here (core_spans._pile_span), a line giving kk among them."""
-        self._pile_span(0, 0, 0)
+        here that gives the team exactly kk more (core_spans._pile_span), a line giving kk
+        among them; none such, no line gives kk (whatever the cards)."""
+        if not self._pile_span(0, 0, 0, kk):
+            return NONE << RES
         return self._decided(t, kk)
 
     def _decided(self, t, kk):

@@ -135,32 +135,37 @@ class Spans(Table):
         deciding pair's ace)?"""
         return 1 if self.r.ace_on_ace or self.r.ace_seal or (self.r.pairs and self.r.ace_rule) else 0
 
-    def _pile_span(self, seat, q, c):
+    def _pile_span(self, seat, q, c, kk=-1):
         """_pile_bound's span (span_lo, span_hi); with q, the first q tricks won by seat - 1,
-        c & 15 of them with an ace (where aces matter), those first (c & 16: last)."""
+        c & 15 of them with an ace (where aces matter), those first (c & 16: last); with
+        kk >= 0 (the restricted search, R-34a: never with q), only the sequences that give the
+        team exactly kk more tricks. 0 where no sequence is left."""
         low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
                | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
                | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
-        high = (self.tens[1] | seat << 3 | q << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11
+        # q, or kk + 1: a search asks with one or the other, never both
+        high = (self.tens[1] | seat << 3 | (q + kk + 1) << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11
                 | self.revealed << 12 | (self.run_by + 1) << 13 | self.run << 16 | self.deferred << 18
                 | self.revealed_trick << 19 | c << 23)
         key = low | high << 31
         v = self.piles.get(key)
         if v is None:
-            v = self._pile_span_of(seat, q, c)
+            v = self._pile_span_of(seat, q, c, kk)
             self.piles[key] = v
+        if v < 0:
+            return 0
         self.span_lo = (v >> 20) - 0x20000
         self.span_hi = (v & 0xFFFFF) - 0x20000
         return 1
 
-    def _pile_span_of(self, seat, q, c):
-        """_pile_span's answer, packed as _span_of packs its own."""
+    def _pile_span_of(self, seat, q, c, kk):
+        """_pile_span's answer, packed as _span_of packs its own; -1 for none."""
         if self.ended:
-            return self._span_of(0)  # the tens still out to either side
+            return -1 if kk > 0 else self._span_of(0)  # the tens still out to either side
         lo = 1 << 40
         hi = -(1 << 40)
         saved = self._fate_saved()
-        if self.court_made:  # the court team may stop here (within a cash too: more lines, still a bound)
+        if self.court_made and kk <= 0:  # the court team may stop here (within a cash too: more lines, still a bound)
             self.ended = 1
             self.court_made = 0
             v = self._span_of(0)
@@ -197,21 +202,27 @@ class Spans(Table):
                 if a >= aces * trumps:
                     self.revealed = 1
                     self.revealed_trick = number
+                gain = 0
                 if self.r.pile:
                     team = self._pile_trick(number, ws, self.trump if (a // aces) % trumps else -2, ACE if ace else ACE - 1, 3)
                     if team >= 0:
                         self.won[team] += self.taken
+                        gain = self.taken if team == self.team else 0
                 else:
                     self.won[ws & 1] += 1
+                    gain = 1 if (ws & 1) == self.team else 0
                 self.ended = self._ends(number, ws, ace)
                 self.number = number + 1
+                left = kk - gain if kk >= 0 else -1
                 e = 0
                 for e in range(2 if open_est else 1):
+                    if kk >= 0 and left < 0:
+                        break  # more than kk tricks: none of these sequences
                     if open_est:
                         self.pest = e
-                    self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, c - ace if q > 1 else 0)
-                    lo = min(lo, self.span_lo)
-                    hi = max(hi, self.span_hi)
+                    if self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, c - ace if q > 1 else 0, left):
+                        lo = min(lo, self.span_lo)
+                        hi = max(hi, self.span_hi)
                 self.number = number
                 self.won[0] = won0
                 self.won[1] = won1
@@ -220,4 +231,6 @@ class Spans(Table):
                 self.revealed = shown & 1
                 self.revealed_trick = shown >> 1
                 self._fate_restore(saved)
+        if hi < lo:
+            return -1
         return (lo + 0x20000) << 20 | (hi + 0x20000)

@@ -3,7 +3,9 @@ exactly k more tricks?" and R-38's f (the fewest any line gives them), all four 
 choosing together, against a plain exhaustive search through the engine itself (every
 line, a court team stopping or playing on: test_claims_against_minimax.every_line), on
 positions of every option group, on both paths of the search; and claims settled by it,
-a concession at trick 2 of Double Sir and claims far below and above what the claimers hold."""
+a concession at trick 2 of Double Sir and claims far below and above what the claimers hold;
+and the restricted search's bound in the pile games, the outcomes of the sequences of trick
+winners that give the claimers exactly k."""
 import random
 
 import pytest
@@ -12,8 +14,13 @@ from hypothesis import strategies as st
 
 from referee.engine import resolve
 from referee.engine.claims import ClaimEvent
-from referee.solver import SearchLimit, Solver, claims
+from referee.engine.playrecord import PLAY, Event
+from referee.solver import Outcome, SearchLimit, Solver, claims, loader
+from referee.solver.core_codes import EXACT
+from referee.solver.outcome import decode
+from referee.solver.position import load, outcome as scoring
 
+from .minimax import child, outcome
 from .positions import random_position
 from .test_against_minimax import GROUPS
 from .test_claims_against_minimax import claim_at, every_line, expected_award
@@ -98,11 +105,13 @@ def test_claims_far_below_and_above_what_the_claimers_hold_get_what_every_line_s
     assert (fields["can_take"], fields["awarded"]) == (g, expected_award(deal.claimed.tricks, "dispute", g, reach))
 
 
-@pytest.mark.parametrize("seed", [6, 8, 11])
+@pytest.mark.parametrize("seed", [0, 5, 6, 8, 11])
 def test_a_concession_at_trick_2_of_double_sir_is_settled_within_the_claim_limit(seed):
     """Issue 42: a plain concession at trick 2 of Double Sir came back claim_unsettled. Settled
     now under the API's limit, at f (a concession is awarded f: a count a line gives), and the
-    line, replayed by the engine, gives the claimers exactly that."""
+    line, replayed by the engine, gives the claimers exactly that. Seeds 0 and 5 (claimers with
+    nothing collected) searched the restricted line past 5,000,000 nodes before its bound
+    knew the count: every line giving them nothing more ends in the other team's goon court."""
     deal = random_position("double-sir", random.Random(seed), 12, 0)
     seat = deal.to_play
     deal.push(ClaimEvent(seat, "claim", 0))
@@ -116,6 +125,8 @@ def test_a_concession_at_trick_2_of_double_sir_is_settled_within_the_claim_limit
         end.push(e)
         end.finish()
     assert end.is_over and end.tricks_won[seat & 1] - root.tricks_won[seat & 1] == line.claim["awarded"]
+    if seed in (0, 5):
+        assert root.tricks_won[seat & 1] == 0 and end.tricks_won[1 - (seat & 1)] == 13  # the goon court
 
 
 @pytest.mark.parametrize("seed,left,in_trick", [(6, 2, 1), (4, 2, 0)])
@@ -131,3 +142,62 @@ def test_a_pile_with_the_tens_and_ace_on_ace_keys_its_table_in_one_word(seed, le
     _, reach = every_line(root, team)
     counts, fewest, _ = counts_of(root, team, search_class)
     assert (counts, fewest) == (set(reach), min(reach))
+
+
+def outcomes_by_count(deal, team) -> dict:
+    """Every line from `deal`, through the engine: for each count k of further tricks some
+    line gives `team`, the outcomes (R-38, encoded as the search's) of those lines."""
+    if deal.is_over:
+        margin, sign = outcome(deal, team)
+        found = {0: {4 * margin + sign}}
+        if deal.court_made:
+            on = deal.copy()
+            on.begin_play_on()
+            for k, ends in outcomes_by_count(on, team).items():
+                found.setdefault(k, set()).update(ends)
+        return found
+    found = {}
+    for card in deal.legal_plays():
+        after = child(deal, Event(deal.to_play, PLAY, card))
+        gain = after.tricks_won[team] - deal.tricks_won[team]
+        for k, ends in outcomes_by_count(after, team).items():
+            found.setdefault(k + gain, set()).update(ends)
+    return found
+
+
+@pytest.mark.parametrize("preset,seed,left,in_trick", [("double-sir", 3, 2, 0), ("double-sir", 1, 3, 0),
+                                                       ("hidden-rung", 8, 2, 0), ("hidden-rung", 2, 3, 0)])
+def test_the_pile_bound_of_exactly_k_holds_the_outcome_of_every_line_giving_k(preset, seed, left, in_trick):
+    """The restricted search's bound in the pile games (core_spans._pile_span with k): the
+    outcomes of the sequences of trick winners that give the claimers exactly k more hold
+    those of every line of play that does; where no sequence gives k, no line does."""
+    found = claimed_root(preset, seed, left, in_trick)
+    assert found is not None
+    _, root, team = found
+    lines = outcomes_by_count(root, team)
+    search = loader.python_search()(root.rules, EXACT, scoring(root))
+    load(search, root, team)
+    for k in range(root.remaining() + search.pile + 1):
+        if search._pile_span(0, 0, 0, k):
+            assert min(lines.get(k, {search.span_lo})) >= search.span_lo
+            assert max(lines.get(k, {search.span_hi})) <= search.span_hi
+        else:
+            assert k not in lines
+
+
+def test_a_concession_with_nothing_collected_is_bounded_to_the_goon_court():
+    """Double Sir, trick 2, the claimers (seat 3's team) have collected nothing and concede:
+    every sequence of trick winners that gives them nothing more gives the other team all 13
+    collected, a goon court (3 courts, the deal lost), and no other outcome; without the count
+    the sequences reach the claimers' own court."""
+    deal = random_position("double-sir", random.Random(0), 12, 0)
+    root = deal.copy()
+    root.play_all = False
+    team = deal.to_play & 1
+    assert root.tricks_won[team] == 0
+    search = loader.python_search()(root.rules, EXACT, scoring(root))
+    load(search, root, team)
+    assert search._pile_span(0, 0, 0, 0)
+    assert decode(search.span_lo) == decode(search.span_hi) == Outcome(-3, -1)
+    search._pile_span(0, 0, 0)
+    assert search.span_lo < search.span_hi
