@@ -147,10 +147,13 @@ def shown_now(payload: dict, view: PublicView) -> dict:
 
 
 def _said_now(payload: dict, view: PublicView, deal: int) -> bool:
-    """Does the current revision (public at `deal`) say what this payload says of the deal?"""
+    """Does the current revision (public at `deal`) say what this payload says of the deal? Of a
+    violation's event (found, revised, withdrawn), the violation it names: the event's other
+    fields (why, revision, previous) are of the change, not of the deal."""
     fact = {k: v for k, v in payload.items() if k != "match"}
+    violation = payload.get("violation")
     return fact == deal_facts(view.full_verdict).get(deal) or \
-        any(fact == {"deal": deal, "violation": v} for i, v in view.violations() if i == deal)
+        any(violation == v for i, v in view.violations() if i == deal)
 
 
 def _violation_events(old, new, then, announced: set[tuple], why: str, revision: int) -> list[Event]:
