@@ -36,11 +36,17 @@ from referee.record_shape.walk import check_record
 OVER = ("complete", "ended_by_penalty", "redeal")  # a deal the next one may follow
 
 
-def read(data: Any, pointer: str = "", accepted: bool = False, checked: bool = False) -> Record:
+def read(data: Any, pointer: str = "", accepted: bool = False, checked: bool = False,
+         stored: bool = False) -> Record | dict:
     """The engine's record of `data`, or RecordProblems (a JSON pointer per problem).
     `accepted`: a record a referee took before (`referee verify`'s), whose options are not
     refused for having no effect; `checked`: one this server checked when it took it (a
-    stored match's), read without walking it again."""
+    stored match's), read without walking it again; `stored`: a record for a tournament's
+    match, whose preset and options are its tournament's (both optional) and whose deals may
+    be absent, given back cleaned as the store keeps it (a dict), never refused for options
+    without effect."""
+    if stored:
+        return check_record(data, pointer, stored=True)
     if checked:
         return Record.from_dict(data)
     if not accepted:

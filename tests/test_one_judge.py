@@ -124,7 +124,8 @@ def one_settler():
 
 def test_no_surface_reads_judges_or_signs_but_through_the_one_path():
     """The engine's record is read, the engine's judge called and a verdict signed by
-    referee/judge.py only (a stored body's shape is still checked to a dict: check_record)."""
+    referee/judge.py only, a stored match's record too (read(stored=True), never
+    check_record(stored=...) of its own)."""
     judges = {"judge", "judge_last", "adjudicate", "adjudicate_dict", "read_record", "plain_record"}
     calls = {"written_and_hashed", "sign_provenance", "from_dict"}  # from_dict: Record.from_dict
     found = []
@@ -139,6 +140,9 @@ def test_no_surface_reads_judges_or_signs_but_through_the_one_path():
                 found += [f"{path.relative_to(ROOT)}: {a.name}" for a in node.names if a.name in calls]
             if isinstance(node, ast.Attribute) and node.attr in calls:
                 found.append(f"{path.relative_to(ROOT)}: {node.attr}")
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "check_record"
+                    and any(k.arg == "stored" for k in node.keywords)):
+                found.append(f"{path.relative_to(ROOT)}: check_record(stored=...)")
     assert found == []
 
 

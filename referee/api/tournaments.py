@@ -4,8 +4,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from referee import jsontext
-
-from referee.record_shape import check_deal, check_events, check_record
+from referee import judge as judging
+from referee.record_shape import check_deal, check_events
 from referee.store.ids import INT_MAX
 from referee.store.operator import require_operator
 from referee.store.service import Store
@@ -19,9 +19,12 @@ from .bodies import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSch
 from .problems import Problem
 
 
-def _stored_record(data, pointer):
-    return check_record(data, pointer, stored=True)
 from .verdicts import read_body, read_json
+
+
+def _stored_record(data, pointer):
+    return judging.read(data, pointer, stored=True)
+
 
 bp = Blueprint("tournaments", __name__)
 

@@ -76,7 +76,8 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
     could not keep, what it is now); `close`: close the new match if it is a session whose
     last deal is over."""
     from referee.engine.settlement import Stopped
-    from referee.record_shape import RecordProblems, check_record
+    from referee.judge import read
+    from referee.record_shape import RecordProblems
     from referee.store.errors import StoreError
 
     if isinstance(item.data, Exception):
@@ -87,7 +88,7 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
     try:
         if isinstance(data, dict) and data.get("kind") == "match":  # a line of `referee export`
             external_id = data.get("external_id") or data.get("id") or external_id
-            revisions = [{**r, "record": check_record(r["record"], f"/revisions/{k}/record", stored=True),
+            revisions = [{**r, "record": read(r["record"], f"/revisions/{k}/record", stored=True),
                           "created_at": _moment(r.get("created_at"))}
                          for k, r in enumerate(data.get("revisions") or [{"record": data.get("record")}])]
             exported = data.get("id") if isinstance(data.get("id"), str) else None
@@ -98,7 +99,7 @@ def _import_one(store, tid: str, item: Item, how: str, close: bool = False) -> t
         else:
             if how == "record" and isinstance(data, dict):  # its own external id is the match's, not the record's
                 data = {k: v for k, v in data.items() if k != "external_id"}
-            clean = check_record(data, stored=True)
+            clean = read(data, stored=True)
             view, created = store.create_match(tid, None, clean, external_id, trusted=True)
         if close and created and _session_to_close(view):
             store.close(view.match.id, None, None, trusted=True)

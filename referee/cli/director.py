@@ -151,7 +151,8 @@ def correct(args) -> int:
     with its reason, stored as a new revision (every earlier one stays readable)."""
     from referee.engine.settlement import Stopped
     from referee.inputs import read_items, record_of
-    from referee.record_shape import RecordProblems, check_record
+    from referee.judge import read
+    from referee.record_shape import RecordProblems
     from referee.store.errors import StoreError
 
     items = list(read_items([args.record]))
@@ -161,7 +162,7 @@ def correct(args) -> int:
         print(f"referee correct: {args.record}: {why}", file=sys.stderr)
         return REFUSED
     try:
-        record = check_record(data, "", stored=True)
+        record = read(data, "", stored=True)
     except RecordProblems as exc:
         for p in exc.problems:
             print(f"referee correct: {args.record}: {p['pointer']}: {p['detail']}", file=sys.stderr)
