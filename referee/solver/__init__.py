@@ -33,7 +33,7 @@ from .core_codes import REVEAL as REVEAL_CODE
 from .driver import Driver
 from .limits import SearchLimit, SearchLimitExceeded
 from .loader import COMPILED, Search
-from .outcome import Outcome, Scorer, decode
+from .outcome import Margins, Outcome, Scorer
 from .position import REVEAL_MOVE, NotAPosition, as_move
 
 OBJECTIVES = ("score", "tricks")
@@ -192,7 +192,8 @@ class Solver:
         left = search.remaining()
         if self.objective == "tricks":
             return (lambda v: v) if search.team == team else (lambda v: left - v)
-        return decode if search.team == team else (lambda v: decode(-v))
+        shown = Margins(self._options).shown
+        return shown if search.team == team else (lambda v: shown(-v))
 
     def _guess(self, team: int):
         """The value of the position asked last, or of the one after the move valued last, for
