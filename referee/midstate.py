@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import hashlib
+import sys
 from functools import lru_cache
 
 _U32 = ctypes.c_uint32
@@ -22,13 +23,17 @@ _U32 = ctypes.c_uint32
 
 class _Context(ctypes.Structure):
     _fields_ = [("h", _U32 * 8), ("Nl", _U32), ("Nh", _U32), ("data", ctypes.c_ubyte * 64),
-                ("num", ctypes.c_uint), ("md_len", ctypes.c_uint)]
+                ("num", ctypes.c_uint), ("md_len", ctypes.c_uint),
+                ("spare", ctypes.c_ubyte * 64)]  # room, should a library's context be larger
 
 
 @lru_cache(maxsize=1)
 def _library():
+    name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
+    if sys.platform == "darwin" and name.endswith("/libcrypto.dylib"):
+        return None  # macOS's own unversioned libcrypto ends a process that loads it
     try:
-        lib = ctypes.CDLL(ctypes.util.find_library("crypto") or "libcrypto.so.3")
+        lib = ctypes.CDLL(name)
         for name in ("SHA256_Init", "SHA256_Update", "SHA256_Final"):
             getattr(lib, name).restype = ctypes.c_int
     except (OSError, AttributeError, TypeError):
