@@ -1,12 +1,11 @@
 """What a tournament director reads of a whole tournament: its matches with their scores,
 where play is and their corrections, the standings with the rules that decided them, and
-every dispute (violation or disputed claim) of every match, newest first; and the tournament's ETag, which a live page polls cheaply."""
+every dispute (violation or disputed claim) of every match, newest first; and the tournament's ETag (tournaments.py), which a live page polls cheaply."""
 from __future__ import annotations
 
-from datetime import timezone
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from referee.visibility import public_violations
@@ -17,7 +16,7 @@ from .ids import keyed
 from .keys import reader_sees_all
 from .models import Match, Revision, Tournament
 from .standings import TIE_BREAK, kept_table
-from .tournaments import load_tournament
+from .tournaments import load_tournament, tournament_etag
 from .views import iso, summary, tournament_settings
 
 
@@ -32,13 +31,6 @@ def heads(s: Session, tid: str) -> list[Head]:
     rows = s.scalars(select(Match).where(Match.tournament_id == tid).order_by(Match.created_at, Match.id)).all()
     whole = heads_of(s, rows)
     return [Head(m, *whole[m.id]) for m in rows]
-
-
-def tournament_etag(s: Session, t: Tournament) -> str:
-    """Changes with every accepted write of any match: revisions only ever grow."""
-    count, revisions = s.execute(select(func.count(Match.id), func.coalesce(func.sum(Match.revision), 0))
-                                 .where(Match.tournament_id == t.id)).one()
-    return f'"t.{t.id}.{count}.{revisions}"'
 
 
 def moment(mid: str, deal: int, event: int | None) -> str:
@@ -126,20 +118,13 @@ def corrections_of(s: Session, tid: str) -> dict[str, list[dict]]:
 
 
 def listing(s: Session, public_only: bool, limit: int, offset: int) -> list[dict]:
-    """Tournaments newest first, each with its preset, number of matches and last change."""
-    per = (select(Match.tournament_id, func.count(Match.id).label("matches"),
-                  func.max(Match.updated_at).label("changed")).group_by(Match.tournament_id).subquery())
-    stmt = (select(Tournament, per.c.matches, per.c.changed).outerjoin(per, per.c.tournament_id == Tournament.id)
-            .order_by(Tournament.created_at.desc(), Tournament.id.desc()).offset(offset).limit(limit))
+    """Tournaments newest first, each with its preset, number of matches and last change:
+    their rows' kept counts, no match read."""
+    stmt = select(Tournament).order_by(Tournament.created_at.desc(), Tournament.id.desc()).offset(offset).limit(limit)
     if public_only:
         stmt = stmt.where(Tournament.public.is_(True))
-    out = []
-    for t, matches, changed in s.execute(stmt).all():
-        last = changed or t.created_at
-        if last.tzinfo is None:  # an aggregate over SQLite comes back naive (UTC)
-            last = last.replace(tzinfo=timezone.utc)
-        out.append({**tournament_settings(t), "matches": matches or 0, "last_change": iso(last)})
-    return out
+    return [{**tournament_settings(t), "matches": t.match_count, "last_change": iso(t.changed_at or t.created_at)}
+            for t in s.scalars(stmt).all()]
 
 
 class Director:
@@ -152,7 +137,7 @@ class Director:
     def tournament_etag(self, tid: str, key: str | None) -> str:
         with self.db.reading() as s:
             t = load_tournament(s, tid)
-            tag = tournament_etag(s, t)
+            tag = tournament_etag(t)
             return keyed(tag) if reader_sees_all(t, key) else tag
 
     def standings_sheet(self, tid: str, key: str | None, trusted: bool = False) -> dict[str, Any]:
@@ -187,7 +172,7 @@ class Director:
             disputes = [d for d in disputes if (status is None or d["status"] == status)
                         and (code is None or d["code"] == code)]
             return {"tournament": tournament_settings(t), "full": full,
-                    "etag": keyed(tournament_etag(s, t)) if full else tournament_etag(s, t),
+                    "etag": keyed(tournament_etag(t)) if full else tournament_etag(t),
                     "standings": kept_table(s, tid), "tie_break": TIE_BREAK,
                     "matches": [match_row(h, corrections.get(h.match.id, []), per_match.get(h.match.id, 0))
                                 for h in all_heads], "disputes": newest_first(disputes),

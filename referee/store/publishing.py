@@ -15,7 +15,7 @@ from .ids import new_id
 from .keys import reader_sees_all
 from .models import FeedEvent, Match, Tournament, utcnow
 from .standings import standings_change
-from .tournaments import load_tournament
+from .tournaments import load_tournament, touched
 from .views import Head, event_dict
 
 
@@ -40,6 +40,7 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
         events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
                                           "match": new["match"], "finished": finished_now}))
     t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
+    touched(t, m)
     if finished_before or finished_now:
         counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
                                    (after.record, new) if finished_now else None)

@@ -12,7 +12,7 @@ from .db import Database
 from .errors import Forbidden, NotFound
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import hash_key, key_given, new_key, reader_sees_all, require_write_key
-from .models import Tournament, utcnow
+from .models import Match, Tournament, utcnow
 
 
 def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
@@ -26,6 +26,20 @@ def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
     if t is None:
         raise NotFound(f"no tournament {shown(tid)}")
     return t
+
+
+def touched(t: Tournament, m: Match) -> None:
+    """A write of match `m` changed what the tournament shows: its ETag changes and its last
+    change is the match's. Called under the tournament's row lock, which the write holds to
+    its commit for the feed's numbering anyway, so it makes no write wait longer."""
+    t.write_count += 1
+    if t.changed_at is None or m.updated_at > t.changed_at:
+        t.changed_at = m.updated_at
+
+
+def tournament_etag(t: Tournament) -> str:
+    """Changes with every accepted write of any of its matches: read from its row alone."""
+    return f'"t.{t.id}.{t.write_count}"'
 
 
 class Tournaments:
