@@ -46,6 +46,7 @@ class Search(Exact):
 
     def __init__(self, rules, objective, outcome, spend=None):
         super().__init__(rules, objective, outcome, spend)
+        self.lead_best = [-1] * 64
         self.stack = [0] * 64
         self.stack_kind = [0] * 64
         self.best_move = -1
@@ -145,9 +146,16 @@ class Search(Exact):
         r = self._lookup(self._find(key, lens, 0), t)
         if r != UNDECIDED << RES:
             return r
+        c0 = self.code[0]  # this position's, again at the store (the search below changes them)
+        c1 = self.code[1]
+        c2 = self.code[2]
+        c3 = self.code[3]
         r = self._card(t, kk, self.hint)
         if not self.stopped:
-            self._codes()
+            self.code[0] = c0
+            self.code[1] = c1
+            self.code[2] = c2
+            self.code[3] = c3
             self._store(key, lens, t, r, self.best_move)
         return r
 
@@ -163,7 +171,7 @@ class Search(Exact):
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
-        n = self._gen(ply, hint)
+        n = self._gen(ply, hint, self.lead_best[ply] if self.tk == 0 else -1)
         want = TRUE if mine else FALSE
         other = FALSE if mine else TRUE
         rel = 0
@@ -195,6 +203,8 @@ class Search(Exact):
                 best = want
                 rel = res & RELMASK
                 found = m
+                if self.tk == 0:
+                    self.lead_best[ply] = m
                 break
             rel |= res & RELMASK
             if code == other:

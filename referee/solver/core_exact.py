@@ -169,7 +169,7 @@ class Exact(Bounds):
         ply = self.ply
         seat = (self.leader + self.tk) & 3
         rev = few and (seat & 1) == self.team
-        n = self._gen(ply, -1)
+        n = self._gen(ply, -1, -1)
         self.ply = ply + 1
         found = FALSE
         rel = 0

@@ -29,7 +29,7 @@ cdef class Moves(Trick):
     cdef int _add(self, int base, int n, int key, int move) noexcept
 
     @cython.locals(seat=cython.int, base=cython.int, n=cython.int, i=cython.int)
-    cdef int _gen(self, int ply, int hint) noexcept
+    cdef int _gen(self, int ply, int hint, int best) noexcept
 
     @cython.locals(b=cython.int, held=cython.int)
     cdef int _allowed(self, int seat, int lead, int led) noexcept
@@ -40,7 +40,7 @@ cdef class Moves(Trick):
                    lho_ruffs=cython.int, rho_ruffs=cython.int, partner_ruffs=cython.int, delta=cython.int,
                    opp_high=cython.int, i=cython.int, r=cython.int, hi=cython.int, rank=cython.int, safe=cython.int,
                    wins=cython.int, w=cython.int, left=cython.int)
-    cdef int _leads(self, int seat, int base) noexcept
+    cdef int _leads(self, int seat, int base, int hint, int best) noexcept
 
     @cython.locals(seat=cython.int)
     cdef int _holder(self, int s, int r) noexcept

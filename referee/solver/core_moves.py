@@ -58,20 +58,21 @@ class Moves(Trick):
         self.mv[base + i] = move
         return n + 1
 
-    def _gen(self, ply, hint):
+    def _gen(self, ply, hint, best):
         """The moves worth trying for the seat to play, likely best first, into mv[ply*16:];
-        their number."""
+        their number. `hint`: the table's move for this position (a lead weighs it, as
+        `best`, the lead that last cut at this ply; any other move is tried first)."""
         self._set_specials()
         seat = (self.leader + self.tk) & 3
         base = ply * 16
         if self.tk == 0:
-            n = self._leads(seat, base)
+            n = self._leads(seat, base, hint, best)
         else:
             n = self._follows(seat, base)
         if self.hidden and may_reveal(self.r, seat, self.tk == 0, self.tk > 0 and self.h[seat * 4 + self.tsuit[self.tb + 0]] != 0):
             self.mv[base + n] = REVEAL
             n += 1
-        if hint >= 0 and n > 1:
+        if hint >= 0 and n > 1 and (self.tk or hint == REVEAL):
             i = 0
             for i in range(1, n):
                 if self.mv[base + i] == hint:
@@ -91,7 +92,7 @@ class Moves(Trick):
         return legal_suits(self.r, seat, lead, led, held, self.trump, self.hsuit if self.hidden else -1, self.lmt,
                            self.asker, self.must_trump)
 
-    def _leads(self, seat, base):
+    def _leads(self, seat, base, hint, best):
         """Leads, one per run, weighted as DDS weighs them (Moves.cpp, WeightAllocTrump0):
         a suit where the opponents have few cards to choose from, the partner can ruff or
         holds the top, no opponent ruffs or sits over it with a high card; a lead that wins
@@ -168,6 +169,10 @@ class Moves(Trick):
                     w = delta + 34 + rank
                 else:
                     w = delta + 17 - r
+                if s * 13 + r == best:  # DDS: the move that last cut here, the table's
+                    w += 55 if wins else 18
+                elif s * 13 + r == hint and wins:
+                    w += 18
                 n = self._add(base, n, (200 - w) << LEAD_WEIGHT | s << LEAD_SUIT | r, s * 13 + r)
         return n
 
@@ -259,7 +264,7 @@ class Moves(Trick):
         """Every legal move of the seat to play, each with its twin (the lowest card of its
         run of touching cards, which is worth the same), in the move generator's order."""
         ply = self.depth
-        n = self._gen(ply, -1)
+        n = self._gen(ply, -1, -1)
         out = []
         seat = (self.leader + self.tk) & 3
         i = 0

@@ -67,7 +67,8 @@ cdef class Table(Moves):
     @cython.locals(v=cython.int, s=cython.int, owner=cython.int)
     cdef int _owners(self, int r) noexcept
 
-    @cython.locals(s=cython.int, a=u64, spec=u64, c=u64, r=cython.int, owner=cython.int)
+    @cython.locals(s=cython.int, a=u64, spec=u64, c=u64, r=cython.int, owner=cython.int, bit=u64, h0=u64, h1=u64,
+                   h2=u64, h3=u64)
     cdef void _codes(self) noexcept
 
     cdef int _clear_table(self, int slots, int entries) except -1
@@ -79,7 +80,7 @@ cdef class Table(Moves):
     cdef int _grow_index(self) except -1
 
     @cython.locals(first=cython.int, count=cython.int, e=cython.int, base=cython.int, meta=u64, kind=u64,
-                   te=cython.longlong, move=cython.int)
+                   te=cython.longlong, move=cython.int, pool=u64[:], c0=u64, c1=u64, c2=u64, c3=u64)
     cdef u64 _lookup(self, int b, long long t) noexcept
 
     @cython.locals(rel=u64, s=cython.int, a=u64, n=cython.int, shift=cython.int)

@@ -209,17 +209,26 @@ class Table(Moves):
         for s in range(4):
             a = self.alive[s]
             spec = self.spec[s]
+            h0 = self.h[s]
+            h1 = self.h[4 + s]
+            h2 = self.h[8 + s]
+            h3 = self.h[12 + s]
             c = 1
-            r = 12
-            while r >= 0:
-                if (a >> r) & 1:
+            while a:
+                r = self.high[a]
+                a ^= 1 << r
+                bit = 1 << r
+                if h0 & bit:
                     owner = 0
-                    while owner < 4 and not (self.h[owner * 4 + s] >> r) & 1:
-                        owner += 1
-                    if owner == 4:
-                        owner = self.r.caller  # the face-down trump card
-                    c = c << 3 | owner | (4 if (spec >> r) & 1 else 0)
-                r -= 1
+                elif h1 & bit:
+                    owner = 1
+                elif h2 & bit:
+                    owner = 2
+                elif h3 & bit:
+                    owner = 3
+                else:
+                    owner = self.r.caller  # the face-down trump card
+                c = c << 3 | owner | (4 if spec & bit else 0)
             self.code[s] = c
 
     def _clear_table(self, slots, entries):
@@ -302,25 +311,28 @@ class Table(Moves):
         self.hint = -1
         if b < 0:
             return UNDECIDED << RES
+        pool = self.pool  # compiled: a local view, read without going through self
+        c0 = self.code[0]
+        c1 = self.code[1]
+        c2 = self.code[2]
+        c3 = self.code[3]
         first = self.bucket[3 * b]
         count = min(self.bucket[3 * b + 2], self.bucket[3 * b + 1])
         e = 0
+        base = first * WORDS
         for e in range(count):
-            base = (first + e) * WORDS
-            meta = self.pool[base + 4]
-            if ((self.code[0] >> (meta & 63)) != self.pool[base]
-                    or (self.code[1] >> ((meta >> 6) & 63)) != self.pool[base + 1]
-                    or (self.code[2] >> ((meta >> 12) & 63)) != self.pool[base + 2]
-                    or (self.code[3] >> ((meta >> 18) & 63)) != self.pool[base + 3]):
-                continue
-            kind = (meta >> 24) & 3
-            te = (meta >> 32) & 0x3FFFF
-            te -= 0x20000
-            if (kind == TRUE and te >= t) or (kind == FALSE and te <= t) or kind == NONE:
-                return kind << RES | self._entry_rel(meta)
-            if self.hint < 0:
-                move = (meta >> 26) & 63
-                self.hint = move - 1
+            meta = pool[base + 4]
+            if ((c0 >> (meta & 63)) == pool[base] and (c1 >> ((meta >> 6) & 63)) == pool[base + 1]
+                    and (c2 >> ((meta >> 12) & 63)) == pool[base + 2] and (c3 >> ((meta >> 18) & 63)) == pool[base + 3]):
+                kind = (meta >> 24) & 3
+                te = (meta >> 32) & 0x3FFFF
+                te -= 0x20000
+                if (kind == TRUE and te >= t) or (kind == FALSE and te <= t) or kind == NONE:
+                    return kind << RES | self._entry_rel(meta)
+                if self.hint < 0:
+                    move = (meta >> 26) & 63
+                    self.hint = move - 1
+            base += WORDS
         return UNDECIDED << RES
 
     def _entry_rel(self, meta):
