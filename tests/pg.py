@@ -52,10 +52,11 @@ def scratch_dir() -> str | None:
 
 
 class Server:
-    def __init__(self, bin_dir: Path):
+    def __init__(self, bin_dir: Path, settings: str = ""):
         self.bin = bin_dir
         self.dir = Path(tempfile.mkdtemp(prefix="referee-pg-", dir=scratch_dir()))
         self.port = free_port()
+        self.settings = settings  # more "-c name=value" for the server
         self.as_root = os.geteuid() == 0
         if self.as_root:  # PostgreSQL refuses to run as root
             shutil.chown(self.dir, "postgres")
@@ -73,7 +74,7 @@ class Server:
             # A port found free may be taken before the server binds it (test workers start
             # their servers at once): then another port.
             opts = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100"
-                    " -c max_wal_size=128MB")  # in memory: little WAL kept
+                    " -c max_wal_size=128MB " + self.settings)  # in memory: little WAL kept
             try:
                 self._run("pg_ctl", "-D", str(data), "-o", opts, "-l", str(self.dir / "log"), "-w", "start")
                 return self
