@@ -27,6 +27,7 @@ cdef u64 NONE
 
 cdef class Exact(Bounds):
     cdef public int stopped, reached
+    cdef int piled
     cdef u64 count_rel
     cdef int lw[256]  # per ply, per suit: the ranks below which a card is the same as one tried (both searches)
     cdef public long long nodes
@@ -49,6 +50,9 @@ cdef class Exact(Bounds):
 
     @cython.locals(hi=cython.int, lo=cython.int, m=cython.int)
     cdef int _counts(self) noexcept
+
+    @cython.locals(k=cython.int)
+    cdef int _sequences(self, int want) except -1
 
     cdef int _few(self, int want) noexcept
 

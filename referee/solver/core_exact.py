@@ -29,6 +29,7 @@ class Exact(Bounds):
         self.stopped = 0
         self.reached = 0  # the count (from the node asked) of the line a yes found
         self.count_rel = 0
+        self.piled = 1 if (self.r.pile or self.r.pairs) and not self.r.settled else 0  # _sequences' games
         self.lw = [0] * 256
         self._clear_reach(REACH_FIRST)
 
@@ -112,6 +113,16 @@ class Exact(Bounds):
             return 0
         return ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
 
+    def _sequences(self, want):
+        """Pile and deciding-pair games: of the counts in `want`, those that some sequence of
+        trick winners from here gives the team (core_spans._pile_span with the count): a count
+        no sequence gives, no line gives, whatever the cards."""
+        k = 0
+        for k in range(15):
+            if (want >> k) & 1 and not self._pile_span(0, 0, 0, k):
+                want &= ~(1 << k)
+        return want
+
     def _few(self, want):
         """Is no trick at all among the counts wanted (f's question, a concession's)? Then
         every seat plays to lower the team's tricks, its own seats their worst cards first
@@ -125,6 +136,8 @@ class Exact(Bounds):
             return 0
         want &= self._counts()
         crel = self.count_rel
+        if want and self.piled:
+            want = self._sequences(want)
         if not want:
             return FALSE << RES | crel
         k0 = self._key(0)

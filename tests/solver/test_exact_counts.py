@@ -201,3 +201,31 @@ def test_a_concession_with_nothing_collected_is_bounded_to_the_goon_court():
     assert decode(search.span_lo) == decode(search.span_hi) == Outcome(-3, -1)
     search._pile_span(0, 0, 0)
     assert search.span_lo < search.span_hi
+
+
+def test_a_count_no_sequence_of_trick_winners_gives_is_refused_without_a_search():
+    """bench_solver's Double Sir claim at 8 tricks left (its seed 1): the claimers (4 tricks
+    collected, the other team none, a pile of one on the table) claim 1 and can take 4. One
+    more trick alone is only ever the 13th trick's pile, and every sequence of trick winners
+    that leaves the claimers at 5 ends the deal before it (the other team collects its 7th):
+    no sequence gives exactly 1, so no line does. The exact-count search proved that over
+    every line (5,400,000 nodes, past the claim limit) until it asked the sequences first.
+    Settled: the nearest count below, 0, along a line the engine replays to exactly that."""
+    rng = random.Random(10208)
+    deal = None
+    while deal is None:
+        deal = random_position("double-sir", rng, 8, 0)
+    seat = deal.to_play
+    deal.push(ClaimEvent(seat, "claim", 1))
+    deal.push(ClaimEvent((seat + 1) % 4, "dispute"))
+    root = deal.copy()
+    root.claimed, root.play_all = None, False
+    search = Solver("exact").prepare(root, seat & 1).search
+    assert search.reaches(1 << 1) == 0 and search.nodes < 1000
+    line = claims.settle(deal, SearchLimit(2_000_000))
+    assert (line.claim["held"], line.claim["can_take"], line.claim["awarded"]) == (True, 4, 0)
+    end = root.copy()
+    for e in line.events:
+        end.push(e)
+        end.finish()
+    assert end.is_over and end.tricks_won[seat & 1] == root.tricks_won[seat & 1]
