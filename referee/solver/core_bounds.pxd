@@ -4,9 +4,11 @@ cimport cython
 
 ctypedef unsigned long long u64
 
+from referee.solver.core_kernel cimport pile_blocked
 from referee.solver.core_spans cimport Spans
 
 cdef int ACE
+cdef int END_PILE
 cdef int END_THIRTEEN
 cdef u64 FALSE
 cdef int RES
@@ -47,7 +49,11 @@ cdef class Bounds(Spans):
     cdef int _forced(self, int kk) noexcept
 
 
-    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong)
+    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int, j=cython.int, a=u64,
+                   last_ace=cython.int, k=cython.int, rank=cython.int)
+    cdef int _sure_pair(self) noexcept
+
+    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, owe=cython.int)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(c=cython.int, s=cython.int)

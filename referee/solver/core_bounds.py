@@ -3,7 +3,8 @@
 trick won is never worse than lost, the outcomes every end of the deal can reach; in pile and
 deciding-pair games, those every sequence of trick winners can reach, after the leader's quick
 tricks (the spans: core_spans.py)."""
-from .core_codes import ACE, END_THIRTEEN, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
+from .core_codes import ACE, END_PILE, END_THIRTEEN, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
+from .core_kernel import pile_blocked
 from .core_spans import Spans
 
 
@@ -221,6 +222,14 @@ class Bounds(Spans):
             return FALSE << RES
         if self.span_lo >= t:
             return TRUE << RES
+        owe = self._sure_pair()
+        if owe and self._pile_span(0, 0, owe << 5 | 2 << 7):
+            # the pair's team may be held to a worse end, never its opponents to a better one
+            if owe - 1 == self.team:
+                if self.span_lo >= t:
+                    return TRUE << RES | self.cash_rel
+            elif self.span_hi < t:
+                return FALSE << RES | self.cash_rel
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
@@ -239,6 +248,45 @@ class Bounds(Spans):
         elif hi < t:
             return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
+
+    def _sure_pair(self):
+        """pile.collect: a seat holding the n >= 2 top trumps (the trump known) wins every trick
+        it plays one of them in, and is then on lead: leading the next, it wins two in a row, a
+        pair, whenever it first plays one (highest first), unless an option blocks every pair of
+        that run (pile_blocked); a run reaching trick 13 takes the rest. So its team collects
+        two more tricks at least, whatever the others do, unless the deal ends before trick 13
+        (only where every trick is played, or the deal ends at seven collected against one or
+        more): that team + 1 (0: no such seat; cash_rel: those trumps)."""
+        tr = self.trump
+        if not self.r.pile or self.r.settled or (self.r.end != END_PILE and self.r.end != END_THIRTEEN) \
+                or tr < 0 or self.hidden:
+            return 0
+        at = self.alive[tr]
+        if self.bits[at] < 2:
+            return 0
+        top = self.high[at]
+        holder = 0
+        while not (self.h[holder * 4 + tr] >> top) & 1:
+            holder += 1
+        n = self._top_run(self.h[holder * 4 + tr], at)
+        if n < 2:
+            return 0
+        j = 0
+        for j in range(self.number, 14 - n):  # the run's first trick j; from 14 - n on it reaches trick 13
+            a = at
+            last_ace = 1 if self.high[a] == ACE else 0
+            a ^= 1 << self.high[a]
+            k = 0
+            for k in range(1, n):
+                rank = self.high[a]
+                if not pile_blocked(self.r, j + k, rank, tr, tr, last_ace):
+                    break
+                last_ace = 1 if rank == ACE else 0
+                a ^= 1 << rank
+            else:
+                return 0
+        self.cash_rel = self._top_mask(tr, at, n)
+        return (holder & 1) + 1
 
     def _cash_aces(self):
         """How many of the tricks the last _cash counted are won by an ace (a suit's top card

@@ -30,8 +30,11 @@ cdef class Spans(Table):
     @cython.locals(low=cython.longlong, high=cython.longlong, key=cython.longlong)
     cdef int _pile_span(self, int seat, int q, int c, int kk=*) except -1
 
+    cdef long long _end_span(self, int need) except? -2
+
     @cython.locals(lo=cython.longlong, hi=cython.longlong, saved=cython.int, aces=cython.int, trumps=cython.int,
                    open_est=cython.int, shows=cython.int, number=cython.int, won0=cython.int, won1=cython.int,
                    piled=cython.int, paired=cython.int, shown=cython.int, ws=cython.int, a=cython.int, ace=cython.int, forced=cython.int, team=cython.int,
-                   e=cython.int, v=cython.longlong, gain=cython.int, left=cython.int)
+                   e=cython.int, v=cython.longlong, gain=cython.int, left=cython.int, owe=cython.int,
+                   need=cython.int, more=cython.int, on=cython.int)
     cdef long long _pile_span_of(self, int seat, int q, int c, int kk) except? -2

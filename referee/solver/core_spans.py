@@ -139,7 +139,9 @@ class Spans(Table):
         """_pile_bound's span (span_lo, span_hi); with q, the first q tricks won by seat - 1,
         c & 15 of them with an ace (where aces matter), those first (c & 16: last); with
         kk >= 0 (the restricted search, R-34a: never with q), only the sequences that give the
-        team exactly kk more tricks. 0 where no sequence is left."""
+        team exactly kk more tricks; with c >> 7, only those in which team ((c >> 5) & 3) - 1
+        collects c >> 7 more tricks by trick 13 (a pair it makes when it likes: _sure_pair),
+        or the deal ends before. 0 where no sequence is left."""
         low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
                | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
                | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
@@ -158,20 +160,31 @@ class Spans(Table):
         self.span_hi = (v & 0xFFFFF) - 0x20000
         return 1
 
+    def _end_span(self, need):
+        """The deal over: _span_of's, but none where it ended at trick 13 and the team that
+        owes (_pile_span) has not collected its `need` more."""
+        if need and self.number > 13:
+            return -1
+        return self._span_of(0)  # the tens still out to either side
+
     def _pile_span_of(self, seat, q, c, kk):
         """_pile_span's answer, packed as _span_of packs its own; -1 for none."""
+        owe = (c >> 5) & 3
+        need = c >> 7
+        c &= 31
         if self.ended:
-            return -1 if kk > 0 else self._span_of(0)  # the tens still out to either side
+            return -1 if kk > 0 else self._end_span(need)
         lo = 1 << 40
         hi = -(1 << 40)
         saved = self._fate_saved()
         if self.court_made and kk <= 0:  # the court team may stop here (within a cash too: more lines, still a bound)
             self.ended = 1
             self.court_made = 0
-            v = self._span_of(0)
+            v = self._end_span(need)
             self._fate_restore(saved)
-            lo = min(lo, (v >> 20) - 0x20000)
-            hi = max(hi, (v & 0xFFFFF) - 0x20000)
+            if v >= 0:
+                lo = min(lo, (v >> 20) - 0x20000)
+                hi = max(hi, (v & 0xFFFFF) - 0x20000)
         aces = 2 if self._aces_matter() else 1
         # a cashed trick's ace: the leader's order (c) says
         forced = ((1 if c & 15 else 0) if not c & 16 else (1 if (c & 15) == q else 0)) if q and aces == 2 else -1
@@ -214,13 +227,17 @@ class Spans(Table):
                 self.ended = self._ends(number, ws, ace)
                 self.number = number + 1
                 left = kk - gain if kk >= 0 else -1
+                more = 0
+                if need:  # what the team that owes still owes after this trick
+                    more = max(0, need - self.won[owe - 1] + (won0 if owe == 1 else won1))
+                on = (c - ace if q > 1 else 0) | ((owe << 5 | more << 7) if more else 0)
                 e = 0
                 for e in range(2 if open_est else 1):
                     if kk >= 0 and left < 0:
                         break  # more than kk tricks: none of these sequences
                     if open_est:
                         self.pest = e
-                    if self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, c - ace if q > 1 else 0, left):
+                    if self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, on, left):
                         lo = min(lo, self.span_lo)
                         hi = max(hi, self.span_hi)
                 self.number = number

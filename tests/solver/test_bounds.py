@@ -24,6 +24,13 @@ def _root(deal):
     return search
 
 
+def _searched(preset, seed, left, hands):
+    """The Python search at `preset`'s random position (seed, tricks left), its hands checked."""
+    deal = random_position(preset, random.Random(seed), left, 0)
+    assert _hands(deal) == hands
+    return deal, _root(deal)
+
+
 def _decided_by_the_cash(search, t):
     """_pile_bound's answer for `value >= t`, where the span of every sequence of trick winners
     alone (no cash) leaves it open."""
@@ -125,10 +132,60 @@ def test_the_tens_that_fall_in_the_leaders_quick_tricks_are_its_sides():
     assert (search._cash(1, 0), search._fallen(1, -1)) == (2, 0)
 
 
-@pytest.mark.parametrize("preset,seed", [("band-rang", 5), ("band-rang", 165), ("mendikot", 4), ("mendikot", 8),
-                                         ("mendikot", 0), ("mendikot", 38)])
-def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, search_class):
-    left = 4 if preset == "band-rang" else 3
+def _decided_by_the_pair(search, t):
+    """_pile_bound's answer for `value >= t`, where every sequence of trick winners leaves it open."""
+    search._pile_span(0, 0, 0)
+    assert search.span_lo < t <= search.span_hi
+    return search._pile_bound(t) >> RES
+
+
+def test_a_seat_with_the_two_top_trumps_makes_a_pair_when_it_likes():
+    """double-sir (pile.collect), trick 10, clubs trumps, nothing collected by seats 1 and 3:
+    seat 3 holds the ace and king of clubs. Whenever it plays one it wins that trick, leads
+    the other and wins again: a pair, its side collects, and seat 2's side (on lead, and sure
+    of the deal whoever wins what is left) cannot collect all 13, a court (5 encoded).
+    Seen from the other side (seed 53, spades trumps, seat 2 with the 9 and 8, the top two
+    left): no goon court against it (-5: the deal lost, no more)."""
+    deal, search = _searched("double-sir", 10, 4, ["3C 3S 9C AH", "7S 8C JC TS", "2C 6C 9H KS", "2S 7D AC KC"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 2, "C")
+    assert search._sure_pair() == 2  # team 1's
+    assert _decided_by_the_pair(search, 5) == FALSE
+    deal, search = _searched("double-sir", 53, 4, ["2S 4H 5C TH", "2D 3C 9H KH", "3H 8S 9S JH", "4S 8C QC QH"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 2, "S")
+    assert search._sure_pair() == 1  # team 0's, the side searched
+    assert _decided_by_the_pair(search, -1) == TRUE
+
+
+def test_the_sure_pair_is_two_more_tricks_collected():
+    """double-sir, trick 10, spades trumps: seat 0's side has collected 6 tricks, the other
+    3, nothing on the pile, and seat 0 holds the 9 and 7 of spades, the two highest left:
+    their pair is two more collected, eight, and the deal won (1), where some sequences of
+    trick winners (seat 1's side collecting the four tricks left) would lose it."""
+    deal, search = _searched("double-sir", 402, 4, ["2H 7S 9S TH", "4D 6C QC TD", "2C 2S 6D 8C", "5D 7D 9C JD"])
+    assert (deal.number, deal.to_play, deal.trump.suit, deal.tricks_won) == (10, 0, "S", [6, 3])
+    assert search._sure_pair() == 1
+    assert _decided_by_the_pair(search, 1) == TRUE
+
+
+def test_a_run_whose_pairs_an_option_blocks_is_no_sure_pair():
+    """hidden-rung (pile.no-collect-after: no pair collects on trick 12), trick 10, spades
+    shown: seat 0 holds the ace, king and queen of spades, a run of three that collects
+    wherever it starts (a run started on trick 11 pairs on 12, blocked, then on 13). With
+    the queen elsewhere, a run of two started on trick 11 only pairs on trick 12: nothing
+    is sure."""
+    deal, search = _searched("hidden-rung", 29, 4, ["5C AS KS QS", "5D 7C 9C TS", "4D 7D 9D TD", "2D 4S AD JD"])
+    assert (deal.number, deal.trump.suit) == (10, "S")
+    assert search._sure_pair() == 1
+    search.h[0 * 4 + 0] ^= 1 << 10  # the queen of spades to seat 2
+    search.h[2 * 4 + 0] |= 1 << 10
+    assert search._sure_pair() == 0
+
+
+@pytest.mark.parametrize("preset,seed,left", [("band-rang", 5, 4), ("band-rang", 165, 4), ("mendikot", 4, 3),
+                                              ("mendikot", 8, 3), ("mendikot", 0, 3), ("mendikot", 38, 3),
+                                              ("double-sir", 10, 4), ("double-sir", 53, 4), ("double-sir", 402, 4),
+                                              ("hidden-rung", 29, 4), ("dehla-pakad", 13, 4)])
+def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, left, search_class):
     _same(random_position(preset, random.Random(seed), left, 0), "score", search_class)
 
 
