@@ -41,12 +41,13 @@ SETTINGS = settings(max_examples=int(LONG or 30), deadline=None, derandomize=not
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
-def position_of(preset, options, seed, left, in_trick, reveal_rate):
-    """A random endgame under `options`, none with an illegal play on record (its end is the
-    penalty rules'); hidden, band and pile trees grow fast, so at most 2 tricks there."""
+def position_of(preset, options, seed, left, in_trick, reveal_rate, lean=0.0):
+    """A random endgame under `options` (`lean`: positions.random_position's), none with an
+    illegal play on record (its end is the penalty rules'); hidden, band and pile trees grow
+    fast, so at most 2 tricks there."""
     if options.trump in ("hidden", "band") or options.collection == "pile":
         left = min(left, 2)
-    deal = random_position(preset, random.Random(seed), left, in_trick, options, reveal_rate)
+    deal = random_position(preset, random.Random(seed), left, in_trick, options, reveal_rate, lean=lean)
     if deal is None or any(v.is_illegal_play for v in deal.violations):
         return None
     return deal
@@ -79,9 +80,9 @@ def check_claim(deal, n, accept, search_class):
 
 
 def check_every_objective(preset, overrides, seed, left, in_trick, reveal_rate, search_class, n=0, accept=False,
-                          other=False):
+                          other=False, lean=0.0):
     options = resolve(preset, overrides)
-    deal = position_of(preset, options, seed, left, in_trick, reveal_rate)
+    deal = position_of(preset, options, seed, left, in_trick, reveal_rate, lean)
     if deal is None:
         return False
     for objective in ("score", "tricks"):
@@ -94,14 +95,16 @@ def check_every_objective(preset, overrides, seed, left, in_trick, reveal_rate, 
 @SETTINGS
 @given(combo=option_sets(), seed=st.integers(0, 2**32 - 1), left=st.integers(1, 3), in_trick=st.integers(0, 3),
        reveal_rate=st.sampled_from([0.0, 0.15, 0.3]), n=st.integers(0, 13), accept=st.booleans(),
-       other=st.booleans())
+       other=st.booleans(), lean=st.sampled_from([0.0, 0.9]))
 def test_every_objective_under_any_accepted_options_is_what_exhaustive_search_says(
-        combo, seed, left, in_trick, reveal_rate, n, accept, other, search_class):
+        combo, seed, left, in_trick, reveal_rate, n, accept, other, lean, search_class):
+    """lean 0.9: one team's seats play high, the other's low, a court is played on (courts,
+    play-ons and sweeps: bavneys, goon courts, whitewashes)."""
     preset, overrides, _ = combo
-    example = (preset, overrides, seed, left, in_trick, reveal_rate, n, accept, other)
+    example = (preset, overrides, seed, left, in_trick, reveal_rate, n, accept, other, lean)
     try:
         found = check_every_objective(preset, overrides, seed, left, in_trick, reveal_rate, search_class, n, accept,
-                                      other)
+                                      other, lean)
     except Exception as exc:  # the example, to be written below as a concrete test
         raise AssertionError(f"{example!r}: {type(exc).__name__}: {exc}") from exc
     assume(found)
