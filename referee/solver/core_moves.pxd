@@ -39,7 +39,8 @@ cdef class Moves(Trick):
                    second=cython.int, allowed=cython.int, lh=cython.int, rh=cython.int, ph=cython.int, side=cython.int,
                    lho_ruffs=cython.int, rho_ruffs=cython.int, partner_ruffs=cython.int, delta=cython.int,
                    opp_high=cython.int, i=cython.int, r=cython.int, hi=cython.int, rank=cython.int, safe=cython.int,
-                   wins=cython.int, w=cython.int, left=cython.int)
+                   wins=cython.int, w=cython.int, left=cython.int,
+                   sec=cython.int, third=cython.int, nw=cython.int)
     cdef int _leads(self, int seat, int base, int hint, int best) noexcept
 
     @cython.locals(seat=cython.int)

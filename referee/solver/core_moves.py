@@ -138,6 +138,13 @@ class Moves(Trick):
             if side and self.bits[m] == 1 and self.h[b + tr] and ph > 1 and first == partner:
                 delta += 19  # lead the singleton to the partner's winner, for a ruff back
             opp_high = self.high[self.h[lho * 4 + s] | self.h[rho * 4 + s]]
+            sec = self.high[a ^ (1 << top)] if self.bits[a] > 1 else -1
+            third = self._holder(s, self.high[a ^ (1 << top) ^ (1 << sec)]) if self.bits[a] > 2 else -1
+            nw = delta  # a lead that loses the trick: better where the side holds the next two
+            if second == partner and third == partner:
+                nw += 20
+            elif ph > 1 and ((second == seat and third == partner) or (second == partner and third == seat)):
+                nw += 13
             i = 0
             for i in range(g):
                 r = self.glo[i]
@@ -158,17 +165,19 @@ class Moves(Trick):
                     elif first == partner:
                         w = delta + 42 + rank if second == seat else delta + 28 + rank
                     elif hi > r:
-                        w = delta + 22 + rank
+                        w = delta + 40 if hi == sec else delta + 22 + rank
                     else:
                         w = delta + 11 + rank
                 elif (lh == 1 and first == lho) or (rh == 1 and first == rho):
-                    w = delta + rank + 2
+                    w = nw + rank + 2
                 elif first == seat:
-                    w = delta + 33 + rank if second == partner else delta + 38 if hi == top else delta - 14 + rank
+                    w = nw + 33 + rank if second == partner else nw + 38 if hi == top else nw - 14 + rank
                 elif first == partner:
-                    w = delta + 34 + rank
+                    w = nw + 34 + rank
+                elif hi > r and hi == sec:
+                    w = nw + 35  # from the second and third best: the next round's top
                 else:
-                    w = delta + 17 - r
+                    w = nw + 17 - r
                 if s * 13 + r == best:  # DDS: the move that last cut here, the table's
                     w += 55 if wins else 18
                 elif s * 13 + r == hint and wins:
