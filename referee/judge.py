@@ -28,12 +28,12 @@ import orjson
 from referee import jsontext
 from referee.engine import Record, Verdict, judge_last, resolve
 from referee.engine import judge as judge_whole
+from referee.engine.facts import OVER  # a deal the next one may follow
 from referee.engine.settlement import Settler
 from referee.record_shape import read_record
 from referee.record_shape.plain import plain_record
 from referee.record_shape.walk import check_record
 
-OVER = ("complete", "ended_by_penalty", "redeal")  # a deal the next one may follow
 
 
 def read(data: Any, pointer: str = "", accepted: bool = False, checked: bool = False,

@@ -90,16 +90,10 @@ def legal_moves(deal: Deal) -> list:
     return list(deal.legal_plays() or []) + ([REVEAL_MOVE] if deal.can_reveal() else [])
 
 
-def cost_of(value, analysis: Analysis, record: Record) -> str | None:
-    """cost_against with the best of an analysed moment: what each move an answer lists
-    (`cards[].cost`) costs. It decides nothing of its own."""
-    return cost_against(analysis.value, value, record)
-
-
 def cost_against(best, value, record: Record) -> str | None:
     """What a move of `value` costs when `best` was to be had, in words; None when nothing.
     The one place that decides it: the record's moves (`judged_move`, whichever way the
-    values were found) and every move an answer lists (`cost_of`) alike."""
+    values were found) and every move an answer lists (`cards[].cost`) alike."""
     return None if value == best else cost_words(best, value, record)
 
 

@@ -22,7 +22,7 @@ from ..engine.replay import deal_steps, position
 from ..engine.options import resolve
 from ..engine.playrecord import Record
 from . import Analysis, SearchLimit, SearchLimitExceeded, Solver, UnsolvablePosition
-from .costs import CostlyPlay, cost_of, costly_play, judged_move, plays, shown
+from .costs import CostlyPlay, cost_against, costly_play, judged_move, plays, shown
 
 
 class NoHands(UnsolvablePosition):
@@ -58,7 +58,7 @@ def _answer(record: Record, index: int, n: int, deal: Deal, analysis: Analysis) 
     answer = {"deal": index, "event": n, "team": _team(deal, analysis), **analysis.as_dict(),
               "costly": None if costly is None else costly.as_dict()}
     for card, (_, value) in zip(answer["cards"], analysis.cards):
-        card["cost"] = cost_of(value, analysis, record)
+        card["cost"] = cost_against(analysis.value, value, record)
     return answer
 
 
