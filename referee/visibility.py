@@ -19,7 +19,6 @@ read.
 """
 from __future__ import annotations
 
-import copy
 import json
 import re
 from typing import Any
@@ -118,7 +117,7 @@ class Table:
         return self.scrub(out)
 
     def deal_verdict(self, deal: dict, deal_record: dict) -> dict:
-        deal = copy.deepcopy(deal)
+        deal = _rewritable(deal)
         events = deal_record.get("events", [])
         face_down = {i: events[i].get("play") for i in face_down_plays(deal_record)}
         trump_shown = self.shows_trump(deal.get("trump"))
@@ -178,6 +177,17 @@ class Table:
             own = events[s["event"]].get("play") if s.get("event") in down else None
             out.append(self.scrub(s, frozenset({own}) if own else frozenset()))
         return out
+
+
+def _rewritable(deal: dict) -> dict:
+    """A copy of what `deal_verdict` rewrites in place (the deal, its trump, its tricks and their
+    cards); `scrub` then builds every other dict and list afresh, so the view shares nothing
+    mutable with the stored verdict (a later edit of either would leak a hidden card: R-31)."""
+    out = dict(deal)
+    if isinstance(deal.get("trump"), dict):
+        out["trump"] = dict(deal["trump"])
+    out["tricks"] = [dict(t, cards=[dict(c) for c in t["cards"]]) for t in deal["tricks"]]
+    return out
 
 
 def _hide_trump(deal: dict) -> None:
