@@ -255,6 +255,7 @@ class PublicView:
         self.full_record, self.full_verdict = record, verdict
         self.tables = hidden_deals(record, verdict, current)
         self.chained = sorted(hidden_deals(*before, current)) if before and current else []
+        self._verdict: dict | None = None
 
     def as_now(self, current: PublicView) -> PublicView:
         """This revision as a reader without the key sees it once `current` is the current one."""
@@ -277,6 +278,13 @@ class PublicView:
         return out
 
     def verdict(self) -> dict:
+        """The verdict as shown, made once a view (the feed's diff asks for it twice a side): the
+        same object on each call, to read, as `full_verdict` is when nothing is hidden."""
+        if self._verdict is None:
+            self._verdict = self._shown()
+        return self._verdict
+
+    def _shown(self) -> dict:
         if not self.tables and not (self.chained and self.full_verdict.get("provenance", {}).get("previous")):
             return self.full_verdict
         out = dict(self.full_verdict)
