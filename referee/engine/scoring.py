@@ -99,11 +99,15 @@ class Scoring:
     target_points = True
     rr_target: int | None = None
     court_kinds: frozenset = frozenset()
-    has_streaks = False
     dealer_rules: tuple[str, ...] = ("dealer.next",)
 
     def __init__(self, options):
         self.o = options
+
+    @property
+    def has_streaks(self) -> bool:
+        """Seven deals in a row score (R-5, R-19): where a streak option acts, as `acting` says."""
+        return bool(self.acting & {"streak_courts", "streak_points"})
 
 
 class CourtsScoring(Scoring):
@@ -113,10 +117,9 @@ class CourtsScoring(Scoring):
     target_points = False
     rr_target = 3  # an rr-* game scored in courts plays to 3 courts
     court_kinds = COURT_KINDS | {"kot", "sweep"}
-    has_streaks = True
 
     def __init__(self, options):
-        self.o = options
+        super().__init__(options)
         self.rule = SCORING_RULES[options.scoring]
 
     def kind(self, facts: Facts) -> tuple[int, str]:
@@ -176,7 +179,6 @@ class DealsScoring(CourtsScoring):
     acting = frozenset()
     target_points = True
     rr_target = None
-    has_streaks = False
 
     def score(self, facts: Facts) -> Result:
         if facts.decided is not None and facts.penalty is None:
@@ -194,7 +196,6 @@ class HokmScoring(CourtsScoring):
     acting = frozenset()
     target_points = True
     rr_target = None
-    has_streaks = False
 
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
