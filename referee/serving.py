@@ -1,6 +1,7 @@
 """How the referee is served: the one source of its gunicorn settings and limits. `referee
-serve` runs `gunicorn -c python:referee.serving wsgi:app`; the repository's gunicorn.conf.py
-takes the same settings from here, so a plain `gunicorn wsgi:app` from the root is the same.
+serve` runs `gunicorn -c python:referee.serving 'referee.app:served_app()'`; the repository's
+gunicorn.conf.py takes the same settings from here, so a plain `gunicorn wsgi:app` from the
+root is served alike.
 
 The worker that keeps the limits is referee/worker.py's (`worker_class`): threaded, protected
 against clients that trickle or hoard. This module says the limits (a whole request within
