@@ -142,8 +142,7 @@ class Spans(Table):
         team exactly kk more tricks; with c >> 7, only those in which team ((c >> 5) & 3) - 1
         collects c >> 7 more tricks by trick 13 (a pair it makes when it likes: _sure_pair),
         or the deal ends before. 0 where no sequence is left."""
-        low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self.pile << 12 | (self.pw + 1) << 16
-               | self.pace << 19 | self.pest << 20 | self.pcoll << 21 | self.hot << 22 | (self.first_seven + 1) << 23
+        low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self._pile_word() << 12 | (self.first_seven + 1) << 23
                | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
         # q, or kk + 1: a search asks with one or the other, never both
         high = (self.tens[1] | seat << 3 | (q + kk + 1) << 6 | self.team << 10 | (1 if self.trump >= 0 else 0) << 11

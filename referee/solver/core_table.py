@@ -36,7 +36,7 @@ class Table(Moves):
         if obj == SCORE and (not (self.r.pile and self.tens_on) or self.number >= 7):
             return self._fate_key(state)
         if self.r.pile:
-            state = state << 11 | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
+            state = state << PL_BITS | pile_key(self.r, self.pile, self.pw, self.pace, self.pest, self.pcoll, self.hot)
         if obj != TRICKS and not (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled):
             state = state << 11 | self.won[0] | self.won[1] << 4 | (self.first_seven + 1) << 8 | self.play_on << 10
             if self.r.end == END_PAIR:
