@@ -93,9 +93,10 @@ class Match(Base):
 class MatchDeal(Base):
     """One deal of a match's head: its record and verdict, and the match's standing when it
     began (the verdict's `match` with the deals before it alone: what judging it alone starts
-    from). The last deal's `prefix` is what else a live write needs of the deals before it:
-    the SHA-256 states of the record's and the verdict's canonical forms up to it, and their
-    events' count (deals.py; null on a row that is not the last, or made before 0010)."""
+    from). Its `prefix` is what else a live write needs of the deals before it, should it be
+    the last (every row keeps one: a correction that drops deals leaves another last): the
+    SHA-256 states of the record's and the verdict's canonical forms up to it, and their
+    events' count (deals.py; null on a row made before 0010, or where no hash resumes)."""
 
     __tablename__ = "match_deals"
 
