@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from referee.engine import PRESETS, resolve
-from referee import verdict_signing
+from referee import midstate, verdict_signing
 from referee.provenance import place
 from referee.settlers import Reusing
 from referee.engine.simulate import random_deal
@@ -160,9 +160,11 @@ def random_session(store, preset: str, seed: int, deals: tuple[int, int] = (1, 3
 @given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32 - 1))
 def test_every_write_s_verdict_is_the_whole_judge_s(store, checked, preset, seed):
     random_session(store, preset, seed)
-    assert checked["whole"] > 0 and checked["last_deal"] > 0  # the first deal added is judged alone
+    # the first deal added is judged alone (without libcrypto the store judges whole matches)
+    assert checked["whole"] > 0 and (checked["last_deal"] > 0 or not midstate.available())
 
 
+@pytest.mark.skipif(not midstate.available(), reason="no libcrypto here: the store judges whole matches")
 def test_a_card_at_the_fifth_deal_replays_the_fifth_deal_alone_and_a_correction_all_five(store, monkeypatch):
     from referee.engine import match as engine
 
