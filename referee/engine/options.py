@@ -90,8 +90,9 @@ class Options:
 
     @property
     def counts_tens(self) -> bool:
-        """The tens are counted (scoring tens: Mendikot, Dehla Pakad; tens.py)."""
-        return self.scores.counts_tens
+        """The tens are counted (scoring tens: Mendikot, Dehla Pakad; tens.py): where the option
+        that ends a deal on them, `tens_end`, acts."""
+        return "tens_end" in self.scores.acting
 
     @property
     def tens_settled(self) -> bool:

@@ -83,10 +83,10 @@ class Scoring:
     defaults here:
 
       acting          the options that decide something under it, of those that act under some
-                      scorings only (options.py's ACTS_WHEN; any other is option.no-effect)
+                      scorings only (options.py's ACTS_WHEN; any other is option.no-effect);
+                      the tens are counted where `tens_end` acts (options.counts_tens, tens.py)
       plays_thirteen  all 13 tricks are played (end.thirteen)
       bidding         each deal records its winning bid, which ends it (end.bid, record.bid)
-      counts_tens     the tens are counted (tens.py)
       target_points   the match target counts points, not courts
       rr_target       an rr-* preset's target under it when the record gives none (None: the preset's)
 
@@ -95,7 +95,6 @@ class Scoring:
     acting: frozenset[str] = frozenset()
     plays_thirteen = False
     bidding = False
-    counts_tens = False
     target_points = True
     rr_target: int | None = None
     court_kinds: frozenset = frozenset()
@@ -110,12 +109,11 @@ class Scoring:
         return bool(self.acting & {"streak_courts", "streak_points"})
 
 
-class CourtsScoring(Scoring):
-    """`courts` and `rr-courts`: only courts count; seven in a row is a court."""
+class CourtKindScoring(Scoring):
+    """What courts, rr-courts, points, deals and hokm share: the kind of a deal's result
+    (`kind`: a win, a court, a goon court, a bavney, a penalty court), its courts
+    (`court_value`) and the rules that name it (`cite`); each scores the kind its own way."""
 
-    acting = frozenset({"goon_court_courts", "bavney_courts", "streak_courts"})
-    target_points = False
-    rr_target = 3  # an rr-* game scored in courts plays to 3 courts
     court_kinds = COURT_KINDS | {"kot", "sweep"}
 
     def __init__(self, options):
@@ -145,6 +143,14 @@ class CourtsScoring(Scoring):
         return own + (self.rule,) + (("R-24",) if self.o.scoring == "rr-courts" else ()) + (
             ("R-16",) if self.o.scoring == "points" and kind != "win" else ())
 
+
+class CourtsScoring(CourtKindScoring):
+    """`courts` and `rr-courts`: only courts count; seven in a row is a court."""
+
+    acting = frozenset({"goon_court_courts", "bavney_courts", "streak_courts"})
+    target_points = False
+    rr_target = 3  # an rr-* game scored in courts plays to 3 courts
+
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
         return Result(winner, kind, _award(winner, self.court_value(kind)), (0, 0), rule=self.cite(kind))
@@ -153,12 +159,10 @@ class CourtsScoring(Scoring):
         return self.o.streak_courts, 0
 
 
-class PointsScoring(CourtsScoring):
+class PointsScoring(CourtKindScoring):
     """`points`: callers 1 / defenders 2 for a win, 3 / 4 for a court; seven in a row +2."""
 
     acting = frozenset({"goon_court_courts", "bavney_courts", "streak_points"})
-    target_points = True
-    rr_target = None
 
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
@@ -173,12 +177,8 @@ class PointsScoring(CourtsScoring):
         return 0, self.o.streak_points
 
 
-class DealsScoring(CourtsScoring):
+class DealsScoring(CourtKindScoring):
     """`deals`: a point for each deal won, whatever its kind; no courts, no streaks (score.deals)."""
-
-    acting = frozenset()
-    target_points = True
-    rr_target = None
 
     def score(self, facts: Facts) -> Result:
         if facts.decided is not None and facts.penalty is None:
@@ -188,14 +188,10 @@ class DealsScoring(CourtsScoring):
         return Result(winner, kind, (0, 0), _award(winner, 1), rule=self.cite(kind), pair=pair)
 
 
-class HokmScoring(CourtsScoring):
+class HokmScoring(CourtKindScoring):
     """`hokm`: a deal won 1 point, a kot (the callers' court) 2, a Hakem kot (the goon court) 3;
     no streaks (score.hokm). A revoke penalty is the offended team's court (R-1); a bavney,
     with play_on, its court."""
-
-    acting = frozenset()
-    target_points = True
-    rr_target = None
 
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
@@ -260,7 +256,6 @@ class TensScoring(Scoring):
 
     acting = frozenset({"tens_end", "mendikot_loser_deals"})
     plays_thirteen = True
-    counts_tens = True
     court_kinds = frozenset({"whitewash", "penalty_court"})
     dealer_rules = ("dealer.mendikot", "R-18")
 
