@@ -30,7 +30,7 @@ def _trump_text(trump: dict | None) -> str:
     text = f"{suit} ({trump['mode']}"
     if trump.get("card"):
         text += f", card {face(trump['card'])}"
-    mode = Options().trump_mode(trump["mode"])  # what the mode says, never its name
+    mode = Options.mode_named(trump["mode"])  # what the mode says, never its name
     if mode.concealed:
         rev = trump.get("revealed")
         text += f", shown in trick {rev['trick']} by seat {rev['seat']}" if rev else ", never shown"

@@ -83,6 +83,12 @@ class Options:
         (a deal's own: a called game's record may turn up a blind trump)."""
         return MODES[self.trump if name is None else name](self)
 
+    @staticmethod
+    def mode_named(name: str):
+        """Trump mode `name` under the default options: for what a mode says whatever the
+        options it reads (concealed, set_by_void), as a verdict's trump names its mode."""
+        return Options().trump_mode(name)
+
     @property
     def bidding(self) -> bool:
         """Each deal records its winning bid (record.bid): the bid-penalty game."""
@@ -280,15 +286,14 @@ _DEFAULTS = {**Options().as_dict(), "pile_no_collect_after": ()}
 _PILE = (lambda o: o.collects.piles, "only collection pile has a pile")
 
 
+def _acting(name: str, *also):
+    """Whether option `name` decides something under the options' scoring (its `acting`) and
+    the options pass the further tests `also`."""
+    return lambda o: name in o.scores.acting and all(test(o) for test in also)
+
+
 def _band(o: Options) -> bool:
-    """A band trump, as the modes say it (trump.py): face down, not the hidden trump's form."""
-    mode = o.trump_mode()
-    return mode.concealed and not mode.hidden_form
-
-
-def _acting(name: str):
-    """Whether option `name` decides something under the options' scoring (its `acting`)."""
-    return lambda o: name in o.scores.acting
+    return o.trump_mode().band_form
 
 
 def _scorings(name: str, last: str = "and") -> str:
@@ -308,7 +313,7 @@ ACTS_WHEN = {
     "streak_courts": (_acting("streak_courts"), f"only {_scorings('streak_courts')} scoring score a streak in courts"),
     "streak_points": (_acting("streak_points"), f"only {_scorings('streak_points')} scoring has a streak bonus in points"),
     "play_on": (lambda o: o.end == "seven", "only a deal that ends at seven tricks may be played on"),
-    "bavney_courts": (lambda o: o.play_on and o.end == "seven" and "bavney_courts" in o.scores.acting,
+    "bavney_courts": (_acting("bavney_courts", lambda o: o.play_on and o.end == "seven"),
                       "a bavney's courts count only with play_on, seven-trick deals and "
                       f"{_scorings('bavney_courts', 'or')} scoring"),
     "hidden_caller_face_down": (lambda o: o.trump_mode().hidden_form, "only a hidden trump's caller plays face down"),
@@ -316,7 +321,7 @@ ACTS_WHEN = {
     "pile_first_pair_collects": _PILE, "pile_no_collect_after": _PILE, "pile_ace_on_ace": _PILE,
     "pile_ace_no_seal": _PILE, "pile_after_collect": _PILE,
     "deciding_pair_ace_rule": (lambda o: o.deciding_pair, "only deciding_pair has a deciding pair"),
-    "mendikot_loser_deals": (lambda o: "mendikot_loser_deals" in o.scores.acting and o.dealer_rule == "result",
+    "mendikot_loser_deals": (_acting("mendikot_loser_deals", lambda o: o.dealer_rule == "result"),
                              f"it is Mendikot's dealer rule: scoring {_scorings('mendikot_loser_deals')} "
                              "with dealer_rule result"),
     "next_deal_from": (lambda o: o.trump_mode().set_by_void, "only a first_void trump has a trump setter"),

@@ -35,6 +35,7 @@ class TrumpMode:
       set_by_void         the first show-out sets it (first_void)
       concealed           a face-down card holds it until shown (hidden, band)
       hidden_form         the hidden trump itself (not band): face-down discards, Band Rang's form
+      band_form           a band trump: concealed, not the hidden trump's form
       face_down_discards  the caller may discard face down (hidden, with hidden_caller_face_down)
       band_reveal         how a band trump is shown ("ask" otherwise); reveals_on_void: at the
                           first show-out (whether that seat must trump is the kernel's must_trump)
@@ -63,6 +64,10 @@ class TrumpMode:
 
     def __repr__(self) -> str:
         return f"<trump mode {self.name}>"
+
+    @property
+    def band_form(self) -> bool:
+        return self.concealed and not self.hidden_form
 
     def established(self, trump: "Trump", event: int) -> bool:
         """pile.delayed: were trumps established when the card played at `event` won?"""
