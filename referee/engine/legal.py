@@ -43,6 +43,12 @@ def excluded(deal, seat: int) -> Card | None:
     return deal.trump.card if deal.trump.is_hidden and seat == deal.caller else None
 
 
+def _set_aside(deal, seat: int, hsuit: int) -> Card | None:
+    """`excluded` while the face-down card's suit is given (hsuit >= 0); None once it counts
+    as shown (legal_after_reveal's -1)."""
+    return excluded(deal, seat) if hsuit >= 0 else None
+
+
 def legal_plays(deal) -> list[Card] | None:
     """The cards the seat to play may play now (None without hands): the kernel's
     legal_suits on the trick's state."""
@@ -80,7 +86,7 @@ def obligations(deal, asker: int | None) -> tuple[int, int]:
 def _allowed(deal, seat: int, lead: bool, trump: int, hsuit: int, lmt: int, asker: int | None) -> int:
     """legal_suits for `seat`'s hand with the trump (a number), the face-down card's suit,
     lead_must_trump and the asker as given."""
-    hidden = excluded(deal, seat) if hsuit >= 0 else None
+    hidden = _set_aside(deal, seat, hsuit)
     held = 0
     for c in deal.hands[seat]:
         if c is not hidden:
@@ -91,7 +97,7 @@ def _allowed(deal, seat: int, lead: bool, trump: int, hsuit: int, lmt: int, aske
 
 def _cards(deal, seat: int, allowed: int, hsuit: int) -> list[Card]:
     """The cards of `seat`'s hand that legal_suits' answer `allowed` lets it play."""
-    hidden = excluded(deal, seat) if hsuit >= 0 else None
+    hidden = _set_aside(deal, seat, hsuit)
     hand = deal.hands[seat]
     out = [c for c in hand if (allowed >> (c.code >> 4)) & 1 and c is not hidden]
     if allowed & L_HIDDEN and hidden in hand:
