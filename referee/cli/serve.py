@@ -117,12 +117,14 @@ def deliver(args) -> int:
 
 
 def add_commands(sub) -> None:
+    from referee.serving import workers  # the one source of the gunicorn settings; imports no web
+
     p = with_db(sub.add_parser("serve", help="migrate, then serve the API with gunicorn and run the delivery worker"))
     p.add_argument("--bind", default="127.0.0.1:8000",
                    help="HOST:PORT to listen on (default 127.0.0.1:8000; if that port is taken, pick another, "
                         "e.g. --bind 127.0.0.1:8080)")
-    p.add_argument("--workers", type=int, default=2,
-                   help="gunicorn worker processes (default 2; about one or two per core)")
+    p.add_argument("--workers", type=int, default=workers,
+                   help=f"gunicorn worker processes (default {workers}; about one or two per core)")
     p.set_defaults(run=serve)
 
     p = with_db(sub.add_parser("deliver", help="deliver feed events to webhooks (runs until stopped)"))
