@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import hashlib
+import os
 import sys
 from functools import lru_cache
 
@@ -27,15 +28,23 @@ class _Context(ctypes.Structure):
                 ("spare", ctypes.c_ubyte * 64)]  # room, should a library's context be larger
 
 
+_CONTEXT = ctypes.POINTER(_Context)
+# Each function's arguments, so that a wrong type raises (ctypes.ArgumentError) instead of
+# being passed as ctypes guesses (a str as its wide characters, hashed wrongly).
+_SIGNATURES = {"SHA256_Init": [_CONTEXT], "SHA256_Update": [_CONTEXT, ctypes.c_char_p, ctypes.c_size_t],
+               "SHA256_Final": [ctypes.POINTER(ctypes.c_ubyte), _CONTEXT]}
+
+
 @lru_cache(maxsize=1)
 def _library():
     name = ctypes.util.find_library("crypto") or "libcrypto.so.3"
-    if sys.platform == "darwin" and name.endswith("/libcrypto.dylib"):
-        return None  # macOS's own unversioned libcrypto ends a process that loads it
+    if sys.platform == "darwin" and os.path.realpath(name).startswith("/usr/lib/"):
+        return None  # macOS's own libcrypto ends a process that loads it (Homebrew's is elsewhere)
     try:
         lib = ctypes.CDLL(name)
-        for name in ("SHA256_Init", "SHA256_Update", "SHA256_Final"):
-            getattr(lib, name).restype = ctypes.c_int
+        for function, argtypes in _SIGNATURES.items():
+            getattr(lib, function).argtypes = argtypes
+            getattr(lib, function).restype = ctypes.c_int
     except (OSError, AttributeError, TypeError):
         return None
     return lib
@@ -60,7 +69,11 @@ class Sha256:
                 self.update(pending)
 
     def update(self, data: bytes) -> "Sha256":
-        _library().SHA256_Update(ctypes.byref(self._ctx), data, ctypes.c_size_t(len(data)))
+        """Hash `data` too: bytes only, as hashlib (a TypeError otherwise)."""
+        try:
+            _library().SHA256_Update(ctypes.byref(self._ctx), data, len(data))
+        except ctypes.ArgumentError as wrong:
+            raise TypeError(f"Sha256.update takes bytes, not {type(data).__name__}") from wrong
         return self
 
     def state(self) -> dict:
@@ -92,6 +105,6 @@ def available() -> bool:
             resumed = Sha256(Sha256().update(text[:cut]).state()).update(text[cut:])
             if resumed.digest() != hashlib.sha256(text).digest() or resumed.copy().digest() != resumed.digest():
                 return False
-    except (OSError, AttributeError, ValueError, TypeError):
+    except (OSError, AttributeError, ValueError, TypeError, ctypes.ArgumentError):
         return False
     return True

@@ -1,6 +1,7 @@
 """A SHA-256 put down and taken up again (referee/midstate.py) gives hashlib's digest, wherever
 it was put down: within a block, at a block's end, after nothing; and a record's digest
 hashed from its deals' midstate is provenance's digest of the whole record."""
+import ctypes
 import hashlib
 import os
 
@@ -33,3 +34,27 @@ def test_a_record_hashed_from_the_state_before_its_last_deal_is_the_whole_record
     record = {"preset": "court-piece", "options": {}, "players": ["A", "B", "C", "D"], "deals": deals}
     state = midstate.Sha256().update(b'{"deals":[' + b"".join(canonical(d) + b"," for d in deals[:3])).state()
     assert "sha256:" + hashed(state, {**record, "deals": deals[3:]}).hex() == record_digest(record)
+
+
+def test_update_takes_bytes_only_a_str_is_refused_not_hashed():
+    # unchecked, ctypes passed a str as its wide characters: "{}" hashed as "{\0", said nowhere
+    h = midstate.Sha256().update(b'{"deals":[')
+    with pytest.raises(TypeError, match="takes bytes, not str"):
+        h.update("{}")
+    with pytest.raises(TypeError, match="takes bytes, not bytearray"):
+        h.update(bytearray(b"{}"))
+    assert h.update(b"{}").digest() == hashlib.sha256(b'{"deals":[{}').digest()
+
+
+def test_a_library_that_refuses_its_arguments_means_no_midstate_not_a_crash(monkeypatch):
+    def refused(self):
+        raise ctypes.ArgumentError("argument 1: wrong type")
+
+    monkeypatch.setattr(midstate.Sha256, "digest", refused)
+    midstate.available.cache_clear()
+    try:
+        assert midstate.available() is False
+    finally:
+        monkeypatch.undo()
+        midstate.available.cache_clear()
+    assert midstate.available()
