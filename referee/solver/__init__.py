@@ -109,7 +109,7 @@ class Solver:
         if rules_key(rules) != self._rules:
             self._rules, self._value = rules_key(rules), position.outcome(deal)
             self._search = self.core(rules, self.code, self._value)
-            self._options = deal.options
+            self._options, self._margins = deal.options, Margins(deal.options)
         self._search.spend = (limit or SearchLimit()).spend
         try:
             position.load(self._search, deal, team)
@@ -192,7 +192,7 @@ class Solver:
         left = search.remaining()
         if self.objective == "tricks":
             return (lambda v: v) if search.team == team else (lambda v: left - v)
-        shown = Margins(self._options).shown
+        shown = self._margins.shown
         return shown if search.team == team else (lambda v: shown(-v))
 
     def _guess(self, team: int):
