@@ -91,3 +91,20 @@ def test_a_correction_reads_every_deal(counted):
     with counting(seen):
         store.revise(view.match.id, key, view.etag, {"deals": [won_by(0, [2] * 7), *record["deals"][1:]]}, "typo")
     assert seen["json"] >= 2 * 29
+
+
+@pytest.mark.skipif(not midstate.available(), reason="no libcrypto here: the store reads and judges whole matches")
+def test_a_card_is_one_transaction_and_a_deal_added_another(counted):
+    """A card or a deal added is read, judged and stored in one transaction (no claim or bell
+    to search: tests/store/test_perfect_play_writes.py has those judged outside any); its
+    key, If-Match and body are checked in it, once."""
+    store, seen = counted
+    begun = []
+    event.listen(store.db.engine, "begin", lambda conn: begun.append(conn))
+    key, view, dealer = session_at(store, 29)
+    begun.clear()
+    view = store.add_deal(view.match.id, key, view.etag, lambda: {"dealer": dealer, "trump": {"suit": "S"}})
+    assert len(begun) == 1
+    view = store.append_events(view.match.id, key, view.etag, lambda: ev(f"{(dealer + 1) % 4}:AH"))
+    assert len(begun) == 2 and view.match.revision == 3
+    assert view.live_dict()["deal"] == {"index": 29, "verdict": view.revision.verdict["deals"][29]}

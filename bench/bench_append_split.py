@@ -1,0 +1,224 @@
+"""Where a live card's CPU goes (issue 39, many tables): one process, no server, the API's
+`POST /v1/matches/{id}/events` through Flask's test client, timed section by section with
+the thread's CPU clock (or the wall's: --wall; each section's own time: what a wrapped function took less what the
+wrapped functions inside it took), over a few hundred cards at deal 30.
+
+    python bench/bench_append_split.py                       # SQLite, 300 cards at deal 30
+    python bench/bench_append_split.py --database postgresql --cards 400 --deal 1
+
+Every match is a court-piece session without a target whose first deal-1 deals are played
+(created whole), then dealt its next deal; the cards go round the matches in turn, as many
+tables would send them. Printed: the mean of each section per card, its share of the whole
+request, and the SQL statements a card sent (the time the driver took for them among the
+sections that sent them). Figures only: no assertion; not part of the tests.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from bench_replay import deal_json  # noqa: E402
+
+# (module, attribute, section): each wrapped where the write path looks it up
+SECTIONS = [
+    ("referee.api.auth", "check_write_key", "key checked before the body (its own read)"),
+    ("referee.api.tournaments", "load", "body read and validated"),
+    ("referee.api.tournaments", "_live_response", "answer built (JSON)"),
+    ("referee.store.writes", "load_match", "match row read"),
+    ("referee.store.writes", "load_tournament", "tournament row read"),
+    ("referee.store.writes", "require_write_key", "key checked (SHA-256)"),
+    ("referee.store.writes", "tail", "last deal's row read (tail)"),
+    ("referee.store.writes", "resumes", "resumes()"),
+    ("referee.store.writes", "check_tail", "limits checked"),
+    ("referee.store.writes", "Reusing", "settler made"),
+    ("referee.judge", "judge_deal", "the deal judged"),
+    ("referee.judge", "write_tail", "provenance and signature"),
+    ("referee.store.judging", "place", "place()"),
+    ("referee.store.history", "diff", "revision's patches"),
+    ("referee.store.history", "store_head", "deal row and match row set"),
+    ("referee.store.publishing", "_ledger_events", "feed diff (ledger)"),
+    ("referee.store.publishing", "load_tournament", "tournament row locked"),
+    ("referee.store.publishing", "_ended", "feed: match ended?"),
+    ("referee.store.publishing", "standings_change", "standings"),
+    ("sqlalchemy.orm.session", "SessionTransaction.commit", "commit (flush, COMMIT)"),
+    ("sqlalchemy.orm.session", "Session.flush", "flush"),
+]
+
+
+CLOCK = time.thread_time  # CPU time by default (--wall: perf_counter)
+
+
+class Timer:
+    def __init__(self) -> None:
+        self.own: dict[str, float] = defaultdict(float)
+        self.calls: dict[str, int] = defaultdict(int)
+        self.stack: list[list] = []  # [section, began, inner]
+
+    def wrap(self, fn, section: str):
+        def timed(*args, **kwargs):
+            frame = [section, CLOCK(), 0.0]
+            self.stack.append(frame)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                took = CLOCK() - frame[1]
+                self.stack.pop()
+                self.own[section] += took - frame[2]
+                self.calls[section] += 1
+                if self.stack:
+                    self.stack[-1][2] += took
+        timed.__wrapped__ = fn
+        return timed
+
+    def install(self) -> None:
+        for module, name, section in SECTIONS:
+            owner = importlib.import_module(module)
+            if "." in name:
+                cls, name = name.split(".")
+                owner = getattr(owner, cls)
+            setattr(owner, name, self.wrap(getattr(owner, name), section))
+
+    def reset(self) -> None:
+        self.own.clear()
+        self.calls.clear()
+
+
+def database(kind: str, tmp: Path):
+    from referee.store.db import upgrade
+
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp / 'split.db'}"
+        upgrade(url)
+        return url, None
+    from tests.pg import Server, bindir
+
+    server = Server(bindir()).start()
+    upgrade(server.url())
+    return server.url(), server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgresql"))
+    parser.add_argument("--deal", type=int, default=30, help="the deal the cards are played in")
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--cards", type=int, default=300)
+    parser.add_argument("--wall", action="store_true", help="time by the wall clock, not the thread's CPU")
+    parser.add_argument("--statements", action="store_true", help="print the SQL statements of one card")
+    parser.add_argument("--profile", action="store_true", help="cProfile the cards instead (inflates small calls)")
+    args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.perf_counter if args.wall else time.thread_time
+
+    from sqlalchemy import event
+
+    from referee.app import create_app
+    from referee.engine import adjudicate, resolve, Record
+    from referee.engine.simulate import random_deal, random_record
+
+    tmp = Path(tempfile.mkdtemp(prefix="split-"))
+    url, server = database(args.database, tmp)
+    try:
+        app = create_app({"DATABASE_URL": url, "TESTING": True})
+        client = app.test_client()
+        store = app.extensions["referee.store"]
+        made = client.post("/v1/tournaments", json={"name": "split", "preset": "court-piece",
+                                                      "options": {"target": None}}).get_json()
+        auth = {"Authorization": f"Bearer {made['key']}"}
+        options = resolve("court-piece", {"target": None})
+        tables = []
+        for n in range(args.matches):
+            rng = random.Random(n)
+            done = random_record("court-piece", options, args.deal - 1, rng, {"target": None}) if args.deal > 1 else None
+            record = {"players": [f"m{n}-{s}" for s in range(4)],
+                      "deals": [deal_json(d) for d in done.deals] if done else []}
+            got = client.post("/v1/matches", json={"tournament": made["id"], "record": record}, headers=auth)
+            assert got.status_code == 201, got.data[:300]
+            dealer = adjudicate(Record.from_dict({"preset": "court-piece", "options": {"target": None}, **record}))[
+                "next"]["dealer"] if done else 0
+            deal = deal_json(random_deal(options, dealer, rng, reveal_rate=0.0))
+            events = deal.pop("events")
+            mid = got.get_json()["id"]
+            got = client.post(f"/v1/matches/{mid}/deals", json=deal, headers={**auth, "If-Match": got.headers["ETag"]})
+            assert got.status_code == 200, got.data[:300]
+            tables.append([mid, got.headers["ETag"], events])
+
+        timer, sql = Timer(), {"n": 0, "t": 0.0, "began": 0.0}
+        timer.install()
+
+        @event.listens_for(store.db.engine, "before_cursor_execute")
+        def _before(*_):
+            sql["began"] = CLOCK()
+
+        @event.listens_for(store.db.engine, "after_cursor_execute")
+        def _after(*_):
+            sql["n"] += 1
+            sql["t"] += CLOCK() - sql["began"]
+
+        def card(table) -> float:
+            mid, etag, events = table
+            began = CLOCK()
+            got = client.post(f"/v1/matches/{mid}/events", json={"events": [events.pop(0)]},
+                              headers={**auth, "If-Match": etag})
+            took = CLOCK() - began
+            assert got.status_code == 200, got.data[:300]
+            table[1] = got.headers["ETag"]
+            return took
+
+        for table in tables[:3]:  # warm: first calls import and compile
+            card(table)
+        if args.statements:
+            @event.listens_for(store.db.engine, "before_cursor_execute")
+            def _show(conn, cursor, statement, *_):
+                print("   ", " ".join(statement.split())[:200])
+
+            print("the statements of one card:")
+            card(tables[0])
+            event.remove(store.db.engine, "before_cursor_execute", _show)
+        timer.reset()
+        sql["n"], sql["t"] = 0, 0.0
+        whole, cpu0 = [], time.process_time()
+        profile = None
+        if args.profile:
+            import cProfile
+
+            profile = cProfile.Profile()
+            profile.enable()
+        while len(whole) < args.cards and any(t[2] for t in tables):
+            for table in tables:
+                if table[2] and len(whole) < args.cards:
+                    whole.append(card(table))
+        if profile is not None:
+            import pstats
+
+            profile.disable()
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
+        cpu = (time.process_time() - cpu0) / len(whole) * 1000
+        n = len(whole)
+        mean = statistics.fmean(whole) * 1000
+        print(f"{args.database}, deal {args.deal}, {n} cards over {args.matches} matches: "
+              f"mean {mean:.2f} ms ({'wall' if args.wall else 'CPU'}) a card (median {statistics.median(whole) * 1000:.2f}), process CPU {cpu:.2f} ms")
+        listed = sum(timer.own.values()) / n * 1000
+        for section, own in sorted(timer.own.items(), key=lambda kv: -kv[1]):
+            print(f"  {own / n * 1000:6.3f} ms  {own / n * 1000 / mean:5.1%}  {section} ({timer.calls[section] / n:.1f} a card)")
+        print(f"  {mean - listed:6.3f} ms  {(mean - listed) / mean:5.1%}  the rest (Flask, routing, sessions, ...)")
+        print(f"  SQL: {sql['n'] / n:.1f} statements a card, {sql['t'] / n * 1000:.3f} ms in the driver"
+              " (inside the sections above)")
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
