@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
-from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from sqlalchemy.orm import Session, aliased
 
 from referee import judge as judging
 from referee.engine import resolve
@@ -71,14 +71,24 @@ def tail(s: Session, m: Match, appending: bool = True) -> Tail | None:
         return None
     if count == 0:
         return Tail(0, Head(whole(m.record, []), whole(m.verdict, [])), m.verdict["match"], fresh(), None)
-    row = s.execute(select(MatchDeal.record, MatchDeal.verdict, MatchDeal.start, MatchDeal.prefix)
-                    .where(MatchDeal.match_id == m.id, MatchDeal.deal == count - 1)).one()
+    row = s.execute(_TAIL, {"match": m.id, "deal": count - 1}).one()
     if row.prefix is None:
         return None
-    expected = s.scalar(select(MatchDeal.verdict["next_dealer"].as_integer()).where(
-        MatchDeal.match_id == m.id, MatchDeal.deal == count - 2)) if appending and count > 1 else None
+    expected = row.expected if appending and count > 1 else None
     return Tail(count - 1, Head(whole(m.record, [row.record]), whole(m.verdict, [row.verdict])), row.start,
                 row.prefix, expected)
+
+
+_EARLIER = aliased(MatchDeal)
+# tail()'s one statement, built once: the last deal's row and the dealer the deal before it named
+_TAIL = select(MatchDeal.record, MatchDeal.verdict, MatchDeal.start, MatchDeal.prefix, select(
+    _EARLIER.verdict["next_dealer"].as_integer()).where(
+    _EARLIER.match_id == bindparam("match"), _EARLIER.deal == bindparam("deal") - 1).scalar_subquery().label("expected")
+).where(MatchDeal.match_id == bindparam("match"), MatchDeal.deal == bindparam("deal"))
+# a live write's update of its last deal's row, built once
+_UPDATE_LAST = update(MatchDeal).where(MatchDeal.match_id == bindparam("the_match"), MatchDeal.deal == bindparam("the_deal")
+                                       ).values(record=bindparam("new_record", type_=MatchDeal.record.type),
+                                                verdict=bindparam("new_verdict", type_=MatchDeal.verdict.type))
 
 
 def fresh() -> dict:
@@ -151,8 +161,8 @@ def _store_tail(s: Session, m: Match, after: Head, before: Head, at: Tail) -> No
     """A live write's rows: the last deal's updated (events appended), or a deal's added."""
     old, new = before.record["deals"], after.record["deals"]
     if len(new) == len(old):
-        s.execute(update(MatchDeal).where(MatchDeal.match_id == m.id, MatchDeal.deal == at.first).values(
-            record=new[-1], verdict=after.verdict["deals"][-1]))
+        s.execute(_UPDATE_LAST, {"the_match": m.id, "the_deal": at.first, "new_record": new[-1],
+                                 "new_verdict": after.verdict["deals"][-1]})
         return
     prefix = advanced(at.prefix, old[-1], before.verdict["deals"][-1]) if old else at.prefix
     start = before.verdict["match"] if old else initial(after.record)

@@ -3,7 +3,7 @@ changed) in the write's own transaction; and the feed read back, in sequence ord
 from __future__ import annotations
 
 import orjson
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from referee.visibility import CARD, PublicView, is_faced
@@ -28,8 +28,12 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     finished_now = m.status == "finished"
     old = before.verdict if before is not None else None
     new = after.verdict
-    events = _ledger_events(s, m, before, after, kind, why, first)
-    ended = old is not None and _ended(s, m)
+    with s.no_autoflush:  # the feed's reads need nothing this write has yet to flush: flushed once, later
+        events = _ledger_events(s, m, before, after, kind, why, first)
+        # read only where it decides: a card that neither finishes the match nor changes its
+        # outcome is published the same whether or not it was announced finished before
+        ended = old is not None and ((finished_now and not finished_before) or old["match"] != new["match"]) \
+            and _ended(s, m)
     if finished_now and not finished_before and not ended:
         payload = {"match": new["match"]}
         if kind == "close":
@@ -39,7 +43,8 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
         # a correction, or a change to a match outcome already announced (reopened, won again)
         events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
                                           "match": new["match"], "finished": finished_now}))
-    t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
+    if t not in s or s.get_bind().dialect.name == "postgresql":  # SQLite: this writing transaction read it
+        t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
     touched(t, m)
     if finished_before or finished_now:
         counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
@@ -121,13 +126,23 @@ def _changed_records(old: dict | None, new: dict) -> set[int]:
         set(range(len(new["deals"]), len(before)))
 
 
+# the write path's reads of the feed, built once (a statement built at each write costs more
+# than the database's answer)
+_DEALS = bindparam("deals", expanding=True)
+ANNOUNCED = select(FeedEvent.type, FeedEvent.payload).where(
+    FeedEvent.match_id == bindparam("match"), FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
+    FeedEvent.deal.in_(_DEALS))
+ENDED = select(FeedEvent.id).where(FeedEvent.match_id == bindparam("match"), FeedEvent.deal.is_(None),
+                                   FeedEvent.type == "match.finished").limit(1)
+TRICKS = select(FeedEvent.payload).where(FeedEvent.match_id == bindparam("match"), FeedEvent.type == "trick.finished",
+                                         FeedEvent.deal.in_(_DEALS))
+
+
 def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tuple]]:
     """Of the deals a write `touched` (only theirs can have changed), those and their
     violations this match's feed has ever announced. Read for those deals only: a write at
     deal 40 reads no more than at deal 2."""
-    rows = s.execute(select(FeedEvent.type, FeedEvent.payload).where(
-        FeedEvent.match_id == m.id, FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
-        FeedEvent.deal.in_(sorted(touched)))).all() if touched else []
+    rows = s.execute(ANNOUNCED, {"match": m.id, "deals": sorted(touched)}).all() if touched else []
     deals = {p["deal"] for t, p in rows if t in ("deal.finished", "deal.abandoned")}
     violations = {ledger.violation_key(p["deal"], p["violation"]) for t, p in rows if t == "violation.found"}
     return deals, violations
@@ -135,15 +150,12 @@ def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tu
 
 def _ended(s: Session, m: Match) -> bool:
     """Has this match's feed announced it finished?"""
-    return s.execute(select(FeedEvent.id).where(FeedEvent.match_id == m.id, FeedEvent.deal.is_(None),
-                                                FeedEvent.type == "match.finished").limit(1)).first() is not None
+    return s.execute(ENDED, {"match": m.id}).first() is not None
 
 
 def announced_tricks(s: Session, m: Match, deals: set[int]) -> set[tuple]:
     """The (deal, trick) pairs of these deals that this match's feed has ever announced."""
-    rows = s.scalars(select(FeedEvent.payload).where(
-        FeedEvent.match_id == m.id, FeedEvent.type == "trick.finished",
-        FeedEvent.deal.in_(sorted(deals)))).all()
+    rows = s.scalars(TRICKS, {"match": m.id, "deals": sorted(deals)}).all()
     return {(p["deal"], p["trick"]) for p in rows}
 
 
