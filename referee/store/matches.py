@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -57,13 +57,15 @@ def load_match(s: Session, mid: str, lock: bool = False) -> Match:
     """The match's summary row (its deals are rows of their own: deals.head_of); `lock`
     takes its row lock on PostgreSQL (serialising the match's writes, not its tournament's)."""
     plausible_id(mid, "match")
-    stmt = select(Match).where(Match.id == mid).execution_options(populate_existing=True)
-    if lock and s.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update()
-    m = s.scalars(stmt).one_or_none()
+    stmt = _LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _MATCH
+    m = s.scalars(stmt, {"id": mid}).one_or_none()
     if m is None:
         raise NotFound(f"no match {shown(mid)}")
     return m
+
+
+_MATCH = select(Match).where(Match.id == bindparam("id")).execution_options(populate_existing=True)  # built once
+_LOCKED = _MATCH.with_for_update()
 
 
 def by_external_id(s: Session, tid: str, external_id: str) -> Match | None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from referee.engine.errors import shown
@@ -19,13 +19,15 @@ def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
     """The tournament; `lock` takes its row lock on PostgreSQL, which serialises the
     tournament's writes (SQLite's transactions are serialised already)."""
     plausible_id(tid, "tournament")
-    stmt = select(Tournament).where(Tournament.id == tid).execution_options(populate_existing=True)
-    if lock and s.get_bind().dialect.name == "postgresql":
-        stmt = stmt.with_for_update()
-    t = s.scalars(stmt).one_or_none()
+    stmt = _LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _TOURNAMENT
+    t = s.scalars(stmt, {"id": tid}).one_or_none()
     if t is None:
         raise NotFound(f"no tournament {shown(tid)}")
     return t
+
+
+_TOURNAMENT = select(Tournament).where(Tournament.id == bindparam("id")).execution_options(populate_existing=True)
+_LOCKED = _TOURNAMENT.with_for_update()  # both built once: a write reads the row at least once
 
 
 def touched(t: Tournament, m: Match) -> None:
