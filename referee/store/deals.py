@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple
 
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from referee import judge as judging
 from referee.engine import resolve
@@ -79,16 +79,18 @@ def tail(s: Session, m: Match, appending: bool = True) -> Tail | None:
                 row.prefix, expected)
 
 
-_EARLIER = aliased(MatchDeal)
-# tail()'s one statement, built once: the last deal's row and the dealer the deal before it named
-_TAIL = select(MatchDeal.record, MatchDeal.verdict, MatchDeal.start, MatchDeal.prefix, select(
-    _EARLIER.verdict["next_dealer"].as_integer()).where(
-    _EARLIER.match_id == bindparam("match"), _EARLIER.deal == bindparam("deal") - 1).scalar_subquery().label("expected")
-).where(MatchDeal.match_id == bindparam("match"), MatchDeal.deal == bindparam("deal"))
+# tail()'s one statement, built once, on the table (no ORM entity to keep in step): the last
+# deal's row and the dealer the deal before it named
+_DEALS = MatchDeal.__table__
+_EARLIER = _DEALS.alias()
+_TAIL = select(_DEALS.c.record, _DEALS.c.verdict, _DEALS.c.start, _DEALS.c.prefix, select(
+    _EARLIER.c.verdict["next_dealer"].as_integer()).where(
+    _EARLIER.c.match_id == bindparam("match"), _EARLIER.c.deal == bindparam("deal") - 1).scalar_subquery().label("expected")
+).where(_DEALS.c.match_id == bindparam("match"), _DEALS.c.deal == bindparam("deal"))
 # a live write's update of its last deal's row, built once
-_UPDATE_LAST = update(MatchDeal).where(MatchDeal.match_id == bindparam("the_match"), MatchDeal.deal == bindparam("the_deal")
-                                       ).values(record=bindparam("new_record", type_=MatchDeal.record.type),
-                                                verdict=bindparam("new_verdict", type_=MatchDeal.verdict.type))
+_UPDATE_LAST = update(_DEALS).where(_DEALS.c.match_id == bindparam("the_match"), _DEALS.c.deal == bindparam("the_deal")
+                                    ).values(record=bindparam("new_record", type_=_DEALS.c.record.type),
+                                             verdict=bindparam("new_verdict", type_=_DEALS.c.verdict.type))
 
 
 def fresh() -> dict:

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterator
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from .deals import Tail, head_of, store_head
@@ -68,11 +68,16 @@ def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: di
     (the deals before are the same on both sides: the patches are the whole match's)."""
     before = head if head is not None else head_of(s, m) if m.revision else None
     first = at.first if at is not None else 0
-    s.add(Revision(match_id=m.id, number=m.revision + 1, kind=kind, reason=reason, deals=first + len(record["deals"]),
-                   record_patch=shifted(diff(before and before.record, record), first),
-                   verdict_patch=shifted(diff(before and before.verdict, verdict), first), created_at=now))
+    # inserted at once, not by the session's flush (the match's row is there: it is read or flushed)
+    s.execute(_INSERT, {"match_id": m.id, "number": m.revision + 1, "kind": kind, "reason": reason,
+                        "deals": first + len(record["deals"]),
+                        "record_patch": shifted(diff(before and before.record, record), first),
+                        "verdict_patch": shifted(diff(before and before.verdict, verdict), first), "created_at": now})
     m.revision = m.revision + 1
     store_head(s, m, Head(record, verdict), before, at)
+
+
+_INSERT = insert(Revision.__table__)  # built once
 
 
 def shifted(patch: dict, first: int) -> dict:

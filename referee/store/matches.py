@@ -64,8 +64,21 @@ def load_match(s: Session, mid: str, lock: bool = False) -> Match:
     return m
 
 
+def load_match_in(s: Session, mid: str, lock: bool = False) -> tuple[Match, Tournament]:
+    """load_match, and its tournament, in one statement (`lock`: the match's row alone)."""
+    plausible_id(mid, "match")
+    stmt = _WITH_LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _WITH
+    row = s.execute(stmt, {"id": mid}).one_or_none()
+    if row is None:
+        raise NotFound(f"no match {shown(mid)}")
+    return row[0], row[1]
+
+
 _MATCH = select(Match).where(Match.id == bindparam("id")).execution_options(populate_existing=True)  # built once
 _LOCKED = _MATCH.with_for_update()
+_WITH = select(Match, Tournament).join(Tournament, Tournament.id == Match.tournament_id).where(
+    Match.id == bindparam("id")).execution_options(populate_existing=True)
+_WITH_LOCKED = _WITH.with_for_update(of=Match)
 
 
 def by_external_id(s: Session, tid: str, external_id: str) -> Match | None:

@@ -129,13 +129,14 @@ def _changed_records(old: dict | None, new: dict) -> set[int]:
 # the write path's reads of the feed, built once (a statement built at each write costs more
 # than the database's answer)
 _DEALS = bindparam("deals", expanding=True)
-ANNOUNCED = select(FeedEvent.type, FeedEvent.payload).where(
-    FeedEvent.match_id == bindparam("match"), FeedEvent.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
-    FeedEvent.deal.in_(_DEALS))
-ENDED = select(FeedEvent.id).where(FeedEvent.match_id == bindparam("match"), FeedEvent.deal.is_(None),
-                                   FeedEvent.type == "match.finished").limit(1)
-TRICKS = select(FeedEvent.payload).where(FeedEvent.match_id == bindparam("match"), FeedEvent.type == "trick.finished",
-                                         FeedEvent.deal.in_(_DEALS))
+_FEED = FeedEvent.__table__.c  # on the table: rows, no ORM entity to keep in step
+ANNOUNCED = select(_FEED.type, _FEED.payload).where(
+    _FEED.match_id == bindparam("match"), _FEED.type.in_(("deal.finished", "deal.abandoned", "violation.found")),
+    _FEED.deal.in_(_DEALS))
+ENDED = select(_FEED.id).where(_FEED.match_id == bindparam("match"), _FEED.deal.is_(None),
+                               _FEED.type == "match.finished").limit(1)
+TRICKS = select(_FEED.payload).where(_FEED.match_id == bindparam("match"), _FEED.type == "trick.finished",
+                                     _FEED.deal.in_(_DEALS))
 
 
 def announced(s: Session, m: Match, touched: set[int]) -> tuple[set[int], set[tuple]]:

@@ -29,10 +29,9 @@ from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision, snapshot
 from .judging import judge, judge_tail
-from .matches import load_match, record_for, status_of
+from .matches import load_match, load_match_in, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
-from .tournaments import load_tournament
 from .views import Head, MatchView
 
 
@@ -108,8 +107,7 @@ class Writes:
     def _checked(self, s, mid, key, if_match, kind, trusted, body, lock=False) -> tuple[Match, Tournament, str]:
         """The match (`lock`: its row locked) and its tournament, the write's key, body and
         precondition checked: 401/403/404, then 422, then 428/412, then 409."""
-        m = load_match(s, mid, lock=lock)
-        t = load_tournament(s, m.tournament_id)
+        m, t = load_match_in(s, mid, lock=lock)
         if not trusted:
             require_write_key(t, key)
         body()
@@ -154,8 +152,7 @@ class Writes:
         with self.db.transaction() as s:
             # the match's row lock serialises its writes; the tournament's is taken by publish,
             # for the feed's numbering only, so writes to other matches go on meanwhile
-            m = load_match(s, mid, lock=True)  # the head judged from is `before`, if the ETag says so
-            t = load_tournament(s, m.tournament_id)
+            m, t = load_match_in(s, mid, lock=True)  # the head judged from is `before`, if the ETag says so
             if not trusted:
                 require_write_key(t, key)  # the keys may have changed while it was judged
             if etag_of(m) != etag:
