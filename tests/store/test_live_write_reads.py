@@ -111,8 +111,29 @@ def test_a_card_is_one_transaction_and_a_deal_added_another(counted):
     assert len(begun) == 2 and view.match.revision == 3
     # the match's row (locked) with its tournament's, the last deal's (with the dealer before
     # it), the revision, the two rows updated, what the feed said of the deal, the tournament's
-    # count (PostgreSQL: its row locked first); not whether the match was announced finished
-    # (a card that changes no outcome)
+    # count (its row locked by that update); not whether the match was announced finished (a
+    # card that changes no outcome)
     sent = [t for t in sent if not t.startswith("BEGIN")]
-    assert len(sent) <= 8 and not any("LIMIT" in t for t in sent), sent
+    assert len(sent) <= 7 and not any("LIMIT" in t for t in sent), sent
     assert view.live_dict()["deal"] == {"index": 29, "verdict": view.revision.verdict["deals"][29]}
+
+
+def test_the_feed_is_numbered_in_turn_whichever_way_a_write_counts(store):
+    """A write that changes no standings numbers its feed events by one UPDATE of the
+    tournament's row, one that does by the row read and locked: both in one sequence, each
+    write counted once in the tournament's ETag, its last change the last write's."""
+    from referee.store.models import Tournament
+
+    t, key, _ = store.create_tournament("t", "court-piece", {"target": None}, True)
+    live, _ = store.create_match(t.id, key, {"players": PLAYERS}, None)  # counted by the update
+    live = store.add_deal(live.match.id, key, live.etag, {"dealer": 0, "trump": {"suit": "S"}})
+    done, _ = store.create_match(t.id, key, {"players": PLAYERS, "deals": [won_by(0, [1] * 7)]}, None)
+    done = store.close(done.match.id, key, done.etag)  # finished: standings counted, the row locked
+    live = store.append_events(live.match.id, key, live.etag, ev("1:AH 2:3H 3:4H 0:5H"))  # trick.finished
+    events = store.feed(t.id, key, 0, 100)["events"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert {"match.finished", "standings.changed", "trick.finished"} <= {e["type"] for e in events}
+    assert events[-1]["type"] == "trick.finished" and events[-1]["match"] == live.match.id
+    with store.db.reading() as s:
+        row = s.get(Tournament, t.id)
+        assert (row.write_count, row.feed_seq, row.changed_at) == (5, len(events), live.match.updated_at)
