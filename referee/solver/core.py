@@ -21,7 +21,8 @@ perspective team's value from here reach t?", for four objectives:
 EXACT's "is there a line at all?" and FEWEST are the exact-count search (core_exact.py), a
 search of its own with its own bounds and table, which the restricted search asks too.
 
-At each trick's start: sure tricks (bridge play only), and one transposition table keyed
+At each trick's start: sure tricks (bridge play only; at the second hand too, a trick its
+team surely wins), and one transposition table keyed
 by relative ranks plus the rule state, each answer holding for every position whose cards
 that the answer depended on (and every higher one) have the same owners (DDS's winning
 ranks). The R-4 play-on choice is one function (`_choice`).
@@ -29,7 +30,8 @@ ranks). The R-4 play-on choice is one function (`_choice`).
 The search is one class built in layers, one module each: core_state (the position, playing
 and taking back a move), core_trick (a trick's close, the deal's end), core_moves (the move
 generator), core_table (the transposition table), core_spans (the outcomes every sequence
-of trick winners can reach), core_bounds (sure tricks, the deal's ends), core_exact (the
+of trick winners can reach), core_quick (quick tricks, as DDS counts them), core_bounds
+(the deal's ends), core_exact (the
 exact-count search and the budget's accounting), and this module (the search itself and the driver's questions); their numbers are
 core_codes. They are plain Python and are also compiled by Cython (the C types in each
 module's .pxd) when the install finds a C compiler; both run the same code (loader.py
@@ -166,6 +168,10 @@ class Search(Exact):
             return 0
         if self.objective == EXACT and self.tk and self.monotone:
             res = self._exact_envelope(t, kk)
+            if res != UNDECIDED << RES:
+                return res
+        elif self.tk == 1 and self.bridge and not self.hidden and (self.trump >= 0 or not self.r.first_void):
+            res = self._second(t)  # the second hand's team surely wins this trick
             if res != UNDECIDED << RES:
                 return res
         ply = self.ply

@@ -5,7 +5,7 @@ cimport cython
 ctypedef unsigned long long u64
 
 from referee.solver.core_kernel cimport pile_blocked
-from referee.solver.core_spans cimport Spans
+from referee.solver.core_quick cimport Quick
 
 cdef int ACE
 cdef int END_PILE
@@ -18,19 +18,8 @@ cdef u64 TRUE
 cdef u64 UNDECIDED
 
 
-cdef class Bounds(Spans):
-    cdef public int monotone, cash_counts
-    cdef u64 cash_rel
-    cdef int cash_n[4]
-
-    @cython.locals(b=cython.int, tr=cython.int, o1=cython.int, o2=cython.int, p=cython.int, ruff=u64,
-                   partner_ruffs=u64, q=cython.int, rel=u64, counts=cython.int, s=cython.int, m=u64, n=cython.int)
-    cdef int _cash(self, int seat, int follows) noexcept
-
-    @cython.locals(left=cython.int, team=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int,
-                   n=cython.int, leader=cython.int, ours=cython.int, q=cython.int, partner=cython.int, b=cython.int,
-                   pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int)
-    cdef u64 _sure(self, long long t) noexcept
+cdef class Bounds(Quick):
+    cdef public int monotone
 
     @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int, sure=cython.int, rel=u64,
                    fell=cython.int)
@@ -42,7 +31,7 @@ cdef class Bounds(Spans):
     @cython.locals(fell=cython.int, s=cython.int, n=cython.int, j=cython.int, i=cython.int)
     cdef int _fallen(self, int seat, int sure) noexcept
 
-    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int)
+    @cython.locals(tr=cython.int, at=u64, holder=cython.int, n=cython.int)
     cdef int _masters(self) noexcept
 
     @cython.locals(m=cython.int, n=cython.int)

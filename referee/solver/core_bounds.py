@@ -1,14 +1,14 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
-"""Bounds for the core search (core.py): sure tricks where tricks are taken at once; where a
+"""Bounds for the core search (core.py), on the quick tricks of core_quick.py: where a
 trick won is never worse than lost, the outcomes every end of the deal can reach; in pile and
 deciding-pair games, those every sequence of trick winners can reach, after the leader's quick
 tricks (the spans: core_spans.py)."""
 from .core_codes import ACE, END_PILE, END_THIRTEEN, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
 from .core_kernel import pile_blocked
-from .core_spans import Spans
+from .core_quick import Quick
 
 
-class Bounds(Spans):
+class Bounds(Quick):
     """Bounds at a trick's start, for the core search (core.Search)."""
 
     def __init__(self, rules, objective, outcome, spend=None):
@@ -16,88 +16,6 @@ class Bounds(Spans):
         # a trick won is never worse than the same trick lost (see _envelope)
         # (and every end of the deal is known from the tricks alone: not when the tens end it)
         self.monotone = 0 if self.r.pile or self.r.pairs or self.r.settled else 1
-        self.cash_rel = 0
-        self.cash_counts = 0
-        self.cash_n = [0] * 4
-
-    def _cash(self, seat, follows):
-        """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
-        suits first, as many as the opponents follow to when they hold a trump, and as many
-        as the partner follows to when the partner holds one (never forced to trump; with
-        `follows`, in every suit). Then the top trumps. Sets cash_rel, cash_counts bits."""
-        b = seat * 4
-        tr = self.trump if not self.hidden else -1
-        o1 = ((seat + 1) & 3) * 4
-        o2 = ((seat + 3) & 3) * 4
-        p = ((seat + 2) & 3) * 4
-        if tr >= 0:
-            ruff = self.h[o1 + tr] | self.h[o2 + tr]
-            partner_ruffs = follows or self.h[p + tr]
-        else:  # the trump unknown to the table: any seat out of a suit may win its trick
-            ruff = 1
-            partner_ruffs = 1
-        q = 0
-        rel = 0
-        counts = 0
-        s = 0
-        for s in range(4):
-            m = self.h[b + s]
-            self.cash_n[s] = 0
-            if not m:
-                continue
-            n = self._top_run(m, self.alive[s])
-            if n and s != tr and ruff:
-                n = min(n, self.bits[self.h[o1 + s]], self.bits[self.h[o2 + s]])
-            if n and partner_ruffs and (s != tr or follows):
-                n = min(n, self.bits[self.h[p + s]])
-            self.cash_n[s] = n
-            if n:
-                q += n
-                counts |= 1 << s
-                rel |= self._top_mask(s, self.alive[s], n)
-        self.cash_rel = rel
-        self.cash_counts = counts
-        return q
-
-    def _sure(self, t):
-        """The answer when sure tricks decide it, with the cards that make them: the top
-        trumps of whoever holds the highest one (each wins a trick of its own), the
-        leader's quick tricks, its own and then the partner's after a lead to the partner's
-        top card. UNDECIDED when they do not."""
-        left = 14 - self.number
-        team = self.team
-        tr = self.trump
-        at = self.alive[tr] if tr >= 0 and not self.hidden else 0
-        if at:
-            top = self.high[at]
-            holder = 0
-            while not (self.h[holder * 4 + tr] >> top) & 1:
-                holder += 1
-            n = self._top_run(self.h[holder * 4 + tr], at)
-            if (n >= t) if (holder & 1) == team else (left - n < t):
-                return (TRUE if (holder & 1) == team else FALSE) << RES | self._top_mask(tr, at, n)
-        leader = self.leader
-        ours = (leader & 1) == team
-        q = self._cash(leader, 0)
-        if (q >= t) if ours else (left - q < t):
-            return (TRUE if ours else FALSE) << RES | self.cash_rel
-        partner = (leader + 2) & 3
-        b = leader * 4
-        pb = partner * 4
-        entries = 0
-        s = 0
-        for s in range(4):
-            if self.h[b + s] and (self.h[pb + s] >> self.high[self.alive[s]]) & 1:
-                entries |= 1 << s
-        if entries:
-            more = self._cash(partner, 0)
-            more_rel = self.cash_rel
-            if self.cash_counts & entries:
-                own = self._cash(leader, 1)
-                q = own + more
-                if (q >= t) if ours else (left - q < t):
-                    return (TRUE if ours else FALSE) << RES | self.cash_rel | more_rel
-        return UNDECIDED << RES
 
     def _envelope(self, t):
         """Where a trick won is never worse for a team than the same trick lost (tricks
@@ -187,13 +105,10 @@ class Bounds(Spans):
         if self.r.end != END_THIRTEEN or self.r.settled or self.r.pile or self.trump < 0 or self.hidden:
             return -1
         tr = self.trump
-        at = self.alive[tr]
-        if not at:
+        holder = self._trump_holder()
+        if holder < 0:
             return -1
-        top = self.high[at]
-        holder = 0
-        while not (self.h[holder * 4 + tr] >> top) & 1:
-            holder += 1
+        at = self.alive[tr]
         n = self._top_run(self.h[holder * 4 + tr], at)
         self.cash_rel = self._top_mask(tr, at, n)
         return holder * 16 + n

@@ -1,0 +1,51 @@
+# The C types of core_quick.py, for its compiled form (setup.py builds it; loader.py chooses).
+# core_quick.py runs unchanged as Python; Cython reads these declarations when it compiles it.
+cimport cython
+
+ctypedef unsigned long long u64
+
+from referee.solver.core_spans cimport Spans
+
+cdef int DEAL_TRICKS
+cdef int END_THIRTEEN
+cdef u64 FALSE
+cdef int RES
+cdef int TRICKS
+cdef u64 TRUE
+cdef u64 UNDECIDED
+
+
+cdef class Quick(Spans):
+    cdef public int cash_counts, bridge
+    cdef u64 cash_rel, trumps_rel
+    cdef int cash_n[4]
+    cdef int trumps_n[4]
+
+    @cython.locals(b=cython.int, tr=cython.int, o1=cython.int, o2=cython.int, p=cython.int, ruff=u64,
+                   partner_ruffs=u64, q=cython.int, rel=u64, counts=cython.int, s=cython.int, m=u64, n=cython.int)
+    cdef int _cash(self, int seat, int follows) noexcept
+
+    @cython.locals(left=cython.int, team=cython.int, tr=cython.int,
+                   n=cython.int, leader=cython.int, ours=cython.int, q=cython.int, partner=cython.int, b=cython.int,
+                   pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int,
+                   m=cython.int, mine=cython.int, rel=u64, more_tr=cython.int, ruff=cython.int)
+    cdef u64 _sure(self, long long t) noexcept
+
+    @cython.locals(tr=cython.int, holder=cython.int, team=cython.int, a=u64, b=u64, o=u64, ro=cython.int)
+    cdef int _trumps(self) noexcept
+
+    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int)
+    cdef int _trump_holder(self) noexcept
+
+    @cython.locals(tr=cython.int, b=cython.int, p=cython.int, o1=cython.int, o2=cython.int, s=cython.int, n=cython.int)
+    cdef int _ruff_trick(self, int leader) noexcept
+
+    @cython.locals(left=cython.int, seat=cython.int, s=cython.int, b2=cython.int, b3=cython.int, b4=cython.int,
+                   ruff2=cython.int, ruff3=cython.int, ruff4=cython.int, ours=u64, theirs=u64, side=cython.int, rel=u64)
+    cdef u64 _second(self, long long t) noexcept
+
+    @cython.locals(tr=cython.int)
+    cdef int _ruffs(self, int b, int s) noexcept
+
+    @cython.locals(tr=cython.int, b=cython.int, p=cython.int, rel=u64, s=cython.int, top=cython.int)
+    cdef int _lost_lead(self) noexcept

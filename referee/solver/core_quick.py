@@ -1,0 +1,245 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False, language_level=3
+"""Quick tricks for the core search (core.py), as DDS counts them (QuickTricks.cpp, LaterTricks.cpp):
+the tricks a seat on lead takes at once with its top cards (`_cash`, which core_bounds'
+bounds build on too), and where every trick is played and counts one (the bridge question),
+the answer they give at a trick's start (`_sure`: the leader's cashes, its partner's after an
+entry, a ruff by the partner, the trumps above the other team's, a trick the leader's team
+cannot win) and at the second hand (`_second`: a trick a team surely wins)."""
+from .core_codes import DEAL_TRICKS, END_THIRTEEN, FALSE, RES, TRICKS, TRUE, UNDECIDED
+from .core_spans import Spans
+
+
+class Quick(Spans):
+    """Quick tricks, for the core search (core.Search)."""
+
+    def __init__(self, rules, objective, outcome, spend=None):
+        super().__init__(rules, objective, outcome, spend)
+        self.cash_rel = 0
+        self.cash_counts = 0
+        self.cash_n = [0] * 4
+        self.trumps_rel = 0
+        self.trumps_n = [0] * 4
+        # every trick is played and counts one (the bridge question): _sure and _second hold
+        self.bridge = 1 if (objective == TRICKS or (objective == DEAL_TRICKS and self.r.end == END_THIRTEEN
+                                                    and not self.r.settled)) and not self.r.pile else 0
+
+    def _cash(self, seat, follows):
+        """The tricks `seat`, on lead, takes at once with its top cards, suit by suit: side
+        suits first, as many as the opponents follow to when they hold a trump, and as many
+        as the partner follows to when the partner holds one (never forced to trump; with
+        `follows`, in every suit). Then the top trumps. Sets cash_rel, cash_counts bits."""
+        b = seat * 4
+        tr = self.trump if not self.hidden else -1
+        o1 = ((seat + 1) & 3) * 4
+        o2 = ((seat + 3) & 3) * 4
+        p = ((seat + 2) & 3) * 4
+        if tr >= 0:
+            ruff = self.h[o1 + tr] | self.h[o2 + tr]
+            partner_ruffs = follows or self.h[p + tr]
+        else:  # the trump unknown to the table: any seat out of a suit may win its trick
+            ruff = 1
+            partner_ruffs = 1
+        q = 0
+        rel = 0
+        counts = 0
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            self.cash_n[s] = 0
+            if not m:
+                continue
+            n = self._top_run(m, self.alive[s])
+            if n and s != tr and ruff:
+                n = min(n, self.bits[self.h[o1 + s]], self.bits[self.h[o2 + s]])
+            if n and partner_ruffs and (s != tr or follows):
+                n = min(n, self.bits[self.h[p + s]])
+            self.cash_n[s] = n
+            if n:
+                q += n
+                counts |= 1 << s
+                rel |= self._top_mask(s, self.alive[s], n)
+        self.cash_rel = rel
+        self.cash_counts = counts
+        return q
+
+    def _sure(self, t):
+        """The answer when sure tricks decide it, with the cards that make them: the trumps
+        of the team holding the highest one above every trump of the other team (_trumps),
+        the leader's quick tricks, its own and then the partner's after a lead to the
+        partner's top card; where the leader's team holds those trumps, its quick tricks in
+        the side suits and then them (no trump of that team falls in a side suit cashed:
+        the opponents follow it while they hold a trump, the partner while it holds one).
+        UNDECIDED when they do not."""
+        left = 14 - self.number
+        team = self.team
+        tr = self.trump
+        m = self._trumps() if tr >= 0 and not self.hidden else -1
+        if m >= 0:
+            n = m & 15
+            if (n >= t) if (m >> 4) == team else (left - n < t):
+                return (TRUE if (m >> 4) == team else FALSE) << RES | self.trumps_rel
+        leader = self.leader
+        ours = (leader & 1) == team
+        if ((t >= left) if ours else (t <= 1)) and self._lost_lead():
+            return (FALSE if ours else TRUE) << RES | self.trumps_rel
+        mine = m >= 0 and (m >> 4) == (leader & 1)
+        q = self._cash(leader, 0)
+        rel = self.cash_rel
+        if m >= 0:
+            # then a side suit the partner ruffs (_ruff_trick), and the team's trumps above the
+            # other team's: those of the leader in tricks of their own, or the partner's
+            ruff = self._ruff_trick(leader)
+            if mine:
+                n = max(self.trumps_n[leader] + ruff, self.trumps_n[(leader + 2) & 3])
+                if n > self.cash_n[tr]:
+                    q += n - self.cash_n[tr]
+                    rel |= self.trumps_rel
+            else:
+                q += ruff
+        if (q >= t) if ours else (left - q < t):
+            return (TRUE if ours else FALSE) << RES | rel
+        partner = (leader + 2) & 3
+        b = leader * 4
+        pb = partner * 4
+        entries = 0
+        s = 0
+        for s in range(4):
+            if self.h[b + s] and (self.h[pb + s] >> self.high[self.alive[s]]) & 1:
+                entries |= 1 << s
+        if entries:
+            more = self._cash(partner, 0)
+            more_rel = self.cash_rel
+            more_tr = self.cash_n[tr] if tr >= 0 else 0
+            if self.cash_counts & entries:
+                own = self._cash(leader, 1)
+                q = own + more
+                rel = self.cash_rel | more_rel
+                if mine and own - self.cash_n[tr] + more - more_tr + (m & 15) > q:
+                    q = own - self.cash_n[tr] + more - more_tr + (m & 15)
+                    rel |= self.trumps_rel
+                if (q >= t) if ours else (left - q < t):
+                    return (TRUE if ours else FALSE) << RES | rel
+        return UNDECIDED << RES
+
+    def _trumps(self):
+        """Every trick played, the trump known: each trump of the team holding the highest
+        one that is above every trump of the other team (all its trumps, where the other
+        holds none) wins the trick it falls in, whoever leads, and one seat's fall in tricks
+        of their own: that team wins at least the larger of its two seats' counts.
+        team * 16 + that count (trumps_rel: the cards it depends on, the lengths apart);
+        -1: no trump out."""
+        tr = self.trump
+        holder = self._trump_holder()
+        if holder < 0:
+            return -1
+        team = holder & 1
+        a = self.h[team * 4 + tr]
+        b = self.h[(team + 2) * 4 + tr]
+        o = self.h[(team + 1) * 4 + tr] | self.h[((team + 3) & 3) * 4 + tr]
+        self.trumps_rel = 0
+        if o:
+            ro = self.high[o]
+            a >>= ro + 1
+            b >>= ro + 1
+            self.trumps_rel = self.up[tr * 13 + ro]
+        self.trumps_n[team] = self.bits[a]
+        self.trumps_n[team + 2] = self.bits[b]
+        self.trumps_n[1 - team] = 0
+        self.trumps_n[3 - team] = 0
+        return team * 16 + max(self.bits[a], self.bits[b])
+
+    def _ruff_trick(self, leader):
+        """After the leader's cash (_cash: cash_n), 1 when it still holds a side suit its
+        partner, holding a trump, is out of, and each opponent still holds that suit or no
+        trump: led, the partner's ruff wins it (the lengths alone). The partner keeps its
+        trumps while the leader cashes (it follows or discards another suit)."""
+        tr = self.trump
+        b = leader * 4
+        p = ((leader + 2) & 3) * 4
+        o1 = ((leader + 1) & 3) * 4
+        o2 = ((leader + 3) & 3) * 4
+        if not self.h[p + tr]:
+            return 0
+        s = 0
+        for s in range(4):
+            n = self.cash_n[s]
+            if s != tr and self.bits[self.h[b + s]] > n and not self.h[p + s] \
+                    and (self.bits[self.h[o1 + s]] > n or not self.h[o1 + tr]) \
+                    and (self.bits[self.h[o2 + s]] > n or not self.h[o2 + tr]):
+                return 1
+        return 0
+
+    def _lost_lead(self):
+        """Every trick played, the trump known or none: the leader's team loses this trick when
+        in every suit the leader holds an opponent holds the top card and the partner cannot
+        ruff it (the suit is the trump, or the partner holds it or no trump): that opponent
+        plays it. trumps_rel: those top cards."""
+        if self.hidden or (self.trump < 0 and self.r.first_void):
+            return 0
+        tr = self.trump
+        b = self.leader * 4
+        p = ((self.leader + 2) & 3) * 4
+        rel = 0
+        s = 0
+        for s in range(4):
+            if not self.h[b + s]:
+                continue
+            top = self.high[self.alive[s]]
+            if ((self.h[p + s] | self.h[b + s]) >> top) & 1:
+                return 0
+            if tr >= 0 and s != tr and not self.h[p + s] and self.h[p + tr]:
+                return 0
+            rel |= self.up[s * 13 + top]
+        self.trumps_rel = rel
+        return 1
+
+    def _second(self, t):
+        """Second hand to play, every trick played, the trump known (or none for good): a team
+        surely wins this trick when no seat of the other team to play can ruff it (each holds
+        the suit led or no trump) and one of its own can, or its highest card of the suit (the
+        lead among the leader's team's) is above the other team's. That team then takes one
+        trick at least: the answer when that decides (the card it wins with; a ruff depends on
+        the lengths alone)."""
+        left = 14 - self.number
+        seat = (self.leader + 1) & 3
+        if t > 1 and left - 1 >= t:
+            return UNDECIDED << RES
+        s = self.tsuit[self.tb]
+        b2 = seat * 4
+        b3 = ((seat + 1) & 3) * 4
+        b4 = ((seat + 2) & 3) * 4
+        ruff2 = self._ruffs(b2, s)
+        ruff3 = self._ruffs(b3, s)
+        ruff4 = self._ruffs(b4, s)
+        ours = self.h[b2 + s] | self.h[b4 + s]
+        theirs = self.h[b3 + s] | 1 << self.trank[self.tb]
+        side = -1
+        rel = 0
+        if not ruff3 and (ruff2 or ruff4 or self.high[ours] > self.high[theirs]):
+            side = seat & 1
+            if not (ruff2 or ruff4):
+                rel = self.up[s * 13 + self.high[ours]]
+        elif not ruff2 and not ruff4 and (ruff3 or self.high[theirs] > self.high[ours]):
+            side = 1 - (seat & 1)
+            if not ruff3:
+                rel = self.up[s * 13 + self.high[theirs]]
+        if side < 0 or ((t > 1) if side == self.team else (left - 1 >= t)):
+            return UNDECIDED << RES
+        return (TRUE if side == self.team else FALSE) << RES | rel
+
+    def _ruffs(self, b, s):
+        """The seat at b * 4 can ruff a trick led in suit s (it holds none of it, and a trump)."""
+        tr = self.trump
+        return 1 if tr >= 0 and s != tr and not self.h[b + s] and self.h[b + tr] else 0
+
+    def _trump_holder(self):
+        """The seat holding the highest trump still out (the trump known); -1: none out."""
+        tr = self.trump
+        at = self.alive[tr]
+        if not at:
+            return -1
+        top = self.high[at]
+        holder = 0
+        while not (self.h[holder * 4 + tr] >> top) & 1:
+            holder += 1
+        return holder

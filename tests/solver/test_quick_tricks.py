@@ -1,0 +1,64 @@
+"""The bridge bounds of core_bounds.py that DDS's QuickTricks.cpp and LaterTricks.cpp taught
+(every trick played, the trump known): each settles a concrete seven-courts position before any
+card is tried, where the bounds before it searched, and the value stays DDS's, on both paths."""
+import random
+
+import pytest
+
+from referee.solver import Solver, loader
+from referee.solver.core_codes import FALSE, TRUE
+
+from .dds import dds_values
+from .positions import random_position
+
+pytest.importorskip("endplay")
+
+
+def _position(seed, in_trick, hands):
+    deal = random_position("seven-courts", random.Random(seed), 4, in_trick)
+    assert [" ".join(sorted(c.text for c in hand)) for hand in deal.hands] == hands
+    return deal
+
+
+def _asked(deal, team, t, search_class):
+    """`value >= t` for `team`, and the nodes it took (0: settled at the trick's start)."""
+    search = Solver("tricks", search_class).prepare(deal, team).search
+    return search.test(t), search.nodes
+
+
+def _same_as_dds(deal, search_class):
+    ours = {m.text: v for m, v in Solver("tricks", search_class).solve(deal, line=False).cards}
+    assert ours == dds_values(deal)
+
+
+def test_the_trumps_above_the_other_teams_take_a_trick_each_whoever_leads(search_class):
+    """Trick 10, diamonds trumps: seat 3 (leading) holds four trumps, its partner the nine, the
+    other team none. Each of seat 3's trumps wins the trick it falls in: four tricks, though
+    only the ace is a top trump in a run (the nine lies with the partner), so the leader's
+    quick tricks alone counted one."""
+    deal = _position(81, 0, ["4C 7C 8C AC", "2C 9D KC TC", "2H 5H 9H JH", "4D 5D 8D AD"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 3, "D")
+    assert _asked(deal, 1, 4, search_class) == (TRUE, 0)
+    _same_as_dds(deal, search_class)
+
+
+def test_a_leader_whose_every_suit_an_opponent_tops_loses_the_trick(search_class):
+    """Trick 10, hearts trumps, none left: seat 2 leads spades or diamonds, whose tops (the
+    king of spades, the ace of diamonds) the opponents hold, and its partner follows both:
+    the leader's team cannot take all four tricks."""
+    deal = _position(82, 0, ["2D 5D 5S TD", "3C 9D AD JD", "7S 8S KD TS", "6D 7D 8D KS"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 2, "H")
+    assert _asked(deal, 0, 4, search_class) == (FALSE, 0)
+    _same_as_dds(deal, search_class)
+
+
+def test_the_second_hands_team_wins_a_trick_it_surely_wins(search_class):
+    """Trick 10, hearts trumps, seat 0 led the two of spades: seat 1 (second) is out of spades
+    and holds a trump, seat 2 must follow spades, so seat 1's team takes this trick at least
+    (and seat 0's team not all four): settled at the second hand's first node, before it
+    tries a card."""
+    deal = _position(0, 1, ["6S 7S 9D", "2C 9H JD TD", "5S 6C TC TS", "2H 7D 8D JH"])
+    assert (deal.number, deal.leader, deal.trump.suit, deal.to_play) == (10, 0, "H", 1)
+    assert _asked(deal, 1, 1, search_class) == (TRUE, 1)
+    assert _asked(deal, 0, 4, search_class) == (FALSE, 1)
+    _same_as_dds(deal, search_class)
