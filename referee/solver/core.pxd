@@ -18,6 +18,7 @@ cdef u64 RELMASK
 cdef int RES
 cdef int REVEAL
 cdef int SCORE
+cdef int TEN
 cdef int TRICKS
 cdef u64 TRUE
 cdef u64 UNDECIDED
@@ -28,6 +29,8 @@ cdef class Search(Exact):
     cdef int stack[64]
     cdef int stack_kind[64]
     cdef public int best_move
+    cdef int tmp[16]
+    cdef public int tens_order
 
     @cython.locals(obj=cython.int)
     cdef u64 _terminal(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
@@ -48,4 +51,12 @@ cdef class Search(Exact):
                    best=u64, found=cython.int, i=cython.int, m=cython.int, res=u64, code=u64, lw=cython.int,
                    s=cython.int, r=cython.int, low=cython.int)
     cdef u64 _card(self, long long t, int kk, int hint) except? 0xFFFFFFFFFFFFFFFF
+
+
+    @cython.locals(ours=cython.int, wsu=cython.int, wr=cython.int, wk=cython.int, tr=cython.int, front=cython.int,
+                   back=cython.int, i=cython.int, m=cython.int, s=cython.int)
+    cdef void _tens_order(self, int base, int n, int seat) noexcept
+
+    @cython.locals(i=cython.int, k=cython.int)
+    cdef void _tens_move(self, int base, int n, int front, int back) noexcept
 

@@ -6,8 +6,10 @@ rule state (the trump: known, unset or still face down with the card set aside; 
 and collected tricks per team, the pile and its run, tens taken, the deciding-pair run,
 the first seven and a play-on). One move generator: touching cards are one move; asks and
 reveals are moves where the rules make them moves; face-down discards are not moves apart
-from the same card face up. One question, asked yes or no as DDS asks it: "does the
-perspective team's value from here reach t?", for four objectives:
+from the same card face up (under `score` with the tens counted and no pile, a ten moved
+first into a trick its side is winning, last where it loses: `_tens_order`). One question,
+asked yes or no as DDS asks it: "does the perspective team's value from here reach t?",
+for four objectives:
 
 - TRICKS: every remaining trick played, whatever the deal's end; the tricks the team takes
   (collects, in pile games) from here: the bridge double-dummy number;
@@ -38,7 +40,7 @@ module's .pxd) when the install finds a C compiler; both run the same code (load
 chooses). They import nothing else: the rules' option values come in as numbers
 (position.py reads them from the engine's replay), the deal's scoring as a function.
 """
-from .core_codes import DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TRICKS, TRUE, UNDECIDED
+from .core_codes import DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TEN, TRICKS, TRUE, UNDECIDED
 from .core_exact import Exact
 
 
@@ -52,6 +54,8 @@ class Search(Exact):
         self.stack = [0] * 64
         self.stack_kind = [0] * 64
         self.best_move = -1
+        self.tmp = [0] * 16
+        self.tens_order = 1 if self.tens_on and objective == SCORE and not self.r.pile else 0  # a pile: who collects it decides
 
     def _terminal(self, t, kk):
         """The deal is over: does the value reach t?"""
@@ -178,6 +182,8 @@ class Search(Exact):
         seat = (self.leader + self.tk) & 3
         mine = (seat & 1) == self.team
         n = self._gen(ply, hint, self.lead_best[ply] if self.tk == 0 else -1)
+        if self.tens_order and n > 1:
+            self._tens_order(ply * 16, n, seat)
         want = TRUE if mine else FALSE
         other = FALSE if mine else TRUE
         rel = 0
@@ -224,6 +230,57 @@ class Search(Exact):
         self.ply = ply
         self.best_move = found
         return best << RES | rel
+
+    def _tens_order(self, base, n, seat):
+        """Under `score` with the tens counted, a ten goes where it is likely best (the move
+        generator weighs tricks alone): into a trick the seat's side is winning, first; into
+        one it is losing and the ten does not win, or led under a card still out, last."""
+        ours = 0
+        wsu = -1
+        wr = -1
+        if self.tk:
+            wk = self._winner()
+            ours = 1 if (self.tseat[self.tb + wk] & 1) == (seat & 1) else 0
+            wsu = self.tsuit[self.tb + wk]
+            wr = self.trank[self.tb + wk]
+        tr = self.trump if not self.hidden else -1
+        front = 0
+        back = 0
+        i = 0
+        for i in range(n):
+            m = self.mv[base + i]
+            if m == REVEAL or m % 13 != TEN:
+                continue
+            s = m // 13
+            if self.tk == 0:
+                if self.high[self.alive[s]] != TEN:
+                    back |= 1 << i
+            elif ours:
+                front |= 1 << i
+            elif not ((s == wsu and TEN > wr) or (tr >= 0 and s == tr and wsu != tr)
+                      or (tr < 0 and self.r.first_void and s != self.tsuit[self.tb])):
+                back |= 1 << i
+        if front | back:
+            self._tens_move(base, n, front, back)
+
+    def _tens_move(self, base, n, front, back):
+        """The moves flagged in `front` first and those in `back` last, each group in order."""
+        i = 0
+        k = 0
+        for i in range(n):
+            self.tmp[i] = self.mv[base + i]
+        for i in range(n):
+            if (front >> i) & 1:
+                self.mv[base + k] = self.tmp[i]
+                k += 1
+        for i in range(n):
+            if not ((front | back) >> i) & 1:
+                self.mv[base + k] = self.tmp[i]
+                k += 1
+        for i in range(n):
+            if (back >> i) & 1:
+                self.mv[base + k] = self.tmp[i]
+                k += 1
 
     def test(self, t, kk=0):
         """Does the perspective team's value from this position reach t? TRUE, FALSE or
