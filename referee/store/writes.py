@@ -14,7 +14,9 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from referee.judge import resumes
 from referee import midstate
@@ -170,6 +172,7 @@ class Writes:
         m.updated_at = at
         m.closed = m.closed or close or bool(record.get("closed"))
         m.status = status_of(verdict, m.closed)
+        _row_written(s, m)
         publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record),
                 None if live is None else first)
         if live is None:
@@ -216,6 +219,22 @@ class Writes:
         """End a session played by time (or any match): it counts in the standings."""
         return self._write(mid, key, if_match, "close", lambda record, _t: {**record, "closed": True}, close=True,
                            trusted=trusted)
+
+
+_ROW = Match.__table__.c
+_WRITTEN = ("revision", "record", "verdict", "updated_at", "closed", "status")  # what a write changes of the row
+_UPDATE_ROW = update(Match.__table__).where(_ROW.id == bindparam("the_id")).values(
+    {name: bindparam(f"new_{name}", type_=_ROW[name].type) for name in _WRITTEN})  # built once
+
+
+def _row_written(s, m: Match) -> None:
+    """The match's row as the write leaves it, by one statement built once, not by the
+    session's flush (which compares every attribute first): the object is left clean."""
+    values = {name: getattr(m, name) for name in _WRITTEN}
+    with s.no_autoflush:
+        s.execute(_UPDATE_ROW, {"the_id": m.id, **{f"new_{name}": v for name, v in values.items()}})
+    for name, value in values.items():
+        set_committed_value(m, name, value)
 
 
 def _given(value) -> tuple[list, Callable[[], None]]:
