@@ -73,10 +73,23 @@ def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], ann
          ) -> list[Event]:
     """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
     (deal, trick) pairs of those deals the feed has ever announced."""
-    then = old.as_now(new) if old is not None else None  # the old revision as R-31 shows it now
+    then = _Later(lambda: old.as_now(new)) if old is not None else None  # the old revision as R-31 shows it now
     return _trick_events(old, new, announced_tricks, why, revision) + \
         _deal_events(old, new, then, announced_deals, why, revision) + \
         _violation_events(old, new, then, announced_violations, why, revision)
+
+
+class _Later:
+    """A view made when first read: most writes (a card that changes no fact of its deal)
+    never read the old revision as R-31 shows it now."""
+
+    def __init__(self, make: Callable[[], PublicView]):
+        self._make, self._view = make, None
+
+    def __getattr__(self, name: str):
+        if self._view is None:
+            self._view = self._make()
+        return getattr(self._view, name)
 
 
 def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: str, revision: int) -> list[Event]:
