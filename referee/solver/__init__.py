@@ -107,7 +107,8 @@ class Solver:
             raise UnsolvablePosition("the deal has an illegal play on record; its end is decided by the penalty rules")
         rules = position.rules(deal)
         if rules_key(rules) != self._rules:
-            self._rules, self._value = rules_key(rules), position.outcome(deal)
+            self._rules, self._value = rules_key(rules), (_counted if self.objective == "deal_tricks"
+                                                          else position.outcome(deal))
             self._search = self.core(rules, self.code, self._value)
             self._options, self._margins = deal.options, Margins(deal.options)
         self._search.spend = (limit or SearchLimit()).spend
@@ -216,6 +217,13 @@ class Solver:
         if found is None:
             found = self._ends[key] = _ends(self._value, self._options, s, key)
         return found
+
+
+def _counted(won0, won1, first_seven, tens0, tens1, kind, winner, team) -> int:
+    """deal_tricks's outcome of a finished deal: the team's tricks (collected, in pile games),
+    so the bounds' spans of every sequence of trick winners (core_bounds._pile_bound) bound
+    the tricks it takes, as they bound the score."""
+    return won1 if team else won0
 
 
 def _ends(value, options, search, key) -> list:

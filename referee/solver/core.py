@@ -134,8 +134,9 @@ class Search(Exact):
             r = self._envelope(t)
             if r != UNDECIDED << RES:
                 return r
-        elif obj == SCORE and (self.r.pile or self.r.pairs) and not self.r.settled:
-            r = self._pile_bound(t)
+        elif (obj == SCORE or obj == DEAL_TRICKS) and (self.r.pile or self.r.pairs) and not self.r.settled:
+            # DEAL_TRICKS's outcome is the team's count (Solver.prepare): its value from here is t more
+            r = self._pile_bound(t if obj == SCORE else t + self.won[self.team])
             if r != UNDECIDED << RES:
                 return r
         elif obj == EXACT and self.monotone:
