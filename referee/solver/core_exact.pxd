@@ -51,9 +51,14 @@ cdef class Exact(Bounds):
     @cython.locals(hi=cython.int, lo=cython.int, m=cython.int)
     cdef int _counts(self) noexcept
 
+    @cython.locals(m=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int, mine=u64, part=u64, a=cython.int,
+                   b=cython.int, n=cython.int, rest=u64)
+    cdef int _runs(self) noexcept
+
     @cython.locals(k=cython.int)
     cdef int _sequences(self, int want) except -1
 
+    @cython.locals(top=cython.int)
     cdef int _few(self, int want) noexcept
 
     @cython.locals(crel=u64, k0=u64, k1=u64, c0=u64, c1=u64, c2=u64, c3=u64, i=cython.int, b=cython.int, v=u64,

@@ -5,9 +5,10 @@ with. All four seats choose together (no side opposes another), so a node is a y
 any move is, and one question answers both: does some line give the team a count in a set
 W of counts (counted up to the deal's own end, a court team stopping or playing on)?
 
-Its bounds: the top trumps of whoever holds the highest trump each win a trick whoever
-plays them (core_bounds._masters, where every trick is played): the team's sure tricks,
-or, held by the other team, the team's sure losers; never more than the tricks left and
+Its bounds: the top trumps of the team that holds the highest trump, in either of its
+hands, win a trick whoever plays them, as many as its hand holding more of them has (_runs,
+where every trick is played): the team's sure tricks, or, held by the other team, the
+team's sure losers; never more than the tricks left and
 the pile. Its table: at each trick's start, keyed by the whole position (the bucket's key
 and suit lengths, and every remaining card's owner, high to low), each entry the counts
 known reached there and the counts known not reached, so every W asked meets them.
@@ -102,9 +103,8 @@ class Exact(Bounds):
         hi = 14 - self.number + self.pile
         lo = 0
         self.count_rel = 0
-        m = self._masters()
+        m = self._runs()
         if m >= 0:
-            self.count_rel = self.cash_rel
             if ((m >> 4) & 1) == self.team:
                 lo = m & 15
             else:
@@ -112,6 +112,39 @@ class Exact(Bounds):
         if hi < lo:
             return 0
         return ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
+
+    def _runs(self):
+        """Where every trick is played (the deal ends at trick 13, not by the tens; no pile) and
+        the trump is known: the highest trumps still out, down to the first one the other team
+        holds, are one team's, in either of its hands. A trick in which one of them is played
+        is that team's (only its own cards are higher), and each hand plays one card a trick,
+        so the team takes at least as many more tricks as its hand holding more of them has
+        (core_bounds._masters counts one hand's run). team * 16 + that many (count_rel: those
+        trumps and every one above), or -1."""
+        m = self._masters()  # where it holds, the holder of the highest trump
+        if m < 0:
+            return -1
+        holder = m >> 4
+        tr = self.trump
+        at = self.alive[tr]
+        mine = self.h[(holder & 1) * 4 + tr]
+        part = self.h[((holder & 1) + 2) * 4 + tr]
+        a = 0
+        b = 0
+        n = 0
+        rest = at
+        while rest:
+            top = self.high[rest]
+            if (mine >> top) & 1:
+                a += 1
+            elif (part >> top) & 1:
+                b += 1
+            else:
+                break
+            n += 1
+            rest ^= 1 << top
+        self.count_rel = self._top_mask(tr, at, n)
+        return (holder & 1) * 16 + max(a, b)
 
     def _sequences(self, want):
         """Pile and deciding-pair games: of the counts in `want`, those that some sequence of
@@ -124,11 +157,18 @@ class Exact(Bounds):
         return want
 
     def _few(self, want):
-        """Is no trick at all among the counts wanted (f's question, a concession's)? Then
-        every seat plays to lower the team's tricks, its own seats their worst cards first
-        (the generator orders each seat's moves best first for its side); else each seat
-        plays as for its side, lines near perfect play first (a claim's award is near g)."""
-        return want & 1
+        """Do the team's seats play their worst cards first (the generator orders each seat's
+        moves best first for its side)? Where the counts wanted are at most half of what is
+        left (f's question, a concession's, an award well below g): the team must give
+        tricks away, so lines that do come first (a Seven Courts claim of 4 with 7 in hand:
+        some line giving 3 more after the first trick, 2,833,951 nodes to find -> 36).
+        Else each seat plays as for its side, lines near perfect play first."""
+        if want & 1:
+            return 1
+        top = 0
+        while want >> (top + 1):
+            top += 1
+        return 1 if 2 * top <= 14 - self.number + self.pile else 0
 
     def _reach_start(self, want):
         """A trick's start: the bounds, the table, then the leader's moves."""
