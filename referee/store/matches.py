@@ -3,6 +3,7 @@ impossible record is refused), uploaded once per external id, read and listed.""
 from __future__ import annotations
 
 import json
+from functools import cache
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
@@ -57,7 +58,7 @@ def load_match(s: Session, mid: str, lock: bool = False) -> Match:
     """The match's summary row (its deals are rows of their own: deals.head_of); `lock`
     takes its row lock on PostgreSQL (serialising the match's writes, not its tournament's)."""
     plausible_id(mid, "match")
-    stmt = _LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _MATCH
+    stmt = _reads()["locked" if lock and s.get_bind().dialect.name == "postgresql" else "match"]
     m = s.scalars(stmt, {"id": mid}).one_or_none()
     if m is None:
         raise NotFound(f"no match {shown(mid)}")
@@ -67,18 +68,22 @@ def load_match(s: Session, mid: str, lock: bool = False) -> Match:
 def load_match_in(s: Session, mid: str, lock: bool = False) -> tuple[Match, Tournament]:
     """load_match, and its tournament, in one statement (`lock`: the match's row alone)."""
     plausible_id(mid, "match")
-    stmt = _WITH_LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _WITH
+    stmt = _reads()["with_locked" if lock and s.get_bind().dialect.name == "postgresql" else "with"]
     row = s.execute(stmt, {"id": mid}).one_or_none()
     if row is None:
         raise NotFound(f"no match {shown(mid)}")
     return row[0], row[1]
 
 
-_MATCH = select(Match).where(Match.id == bindparam("id")).execution_options(populate_existing=True)  # built once
-_LOCKED = _MATCH.with_for_update()
-_WITH = select(Match, Tournament).join(Tournament, Tournament.id == Match.tournament_id).where(
-    Match.id == bindparam("id")).execution_options(populate_existing=True)
-_WITH_LOCKED = _WITH.with_for_update(of=Match)
+@cache
+def _reads() -> dict:
+    """load_match's and load_match_in's statements, built once, at the first read (an ORM
+    statement built at import would set the mappers up then: tests/test_import_effects.py)."""
+    match = select(Match).where(Match.id == bindparam("id")).execution_options(populate_existing=True)
+    with_ = select(Match, Tournament).join(Tournament, Tournament.id == Match.tournament_id).where(
+        Match.id == bindparam("id")).execution_options(populate_existing=True)
+    return {"match": match, "locked": match.with_for_update(), "with": with_,
+            "with_locked": with_.with_for_update(of=Match)}
 
 
 def by_external_id(s: Session, tid: str, external_id: str) -> Match | None:

@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session
 
 from referee.engine.errors import shown
@@ -19,15 +20,19 @@ def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
     """The tournament; `lock` takes its row lock on PostgreSQL, which serialises the
     tournament's writes (SQLite's transactions are serialised already)."""
     plausible_id(tid, "tournament")
-    stmt = _LOCKED if lock and s.get_bind().dialect.name == "postgresql" else _TOURNAMENT
+    stmt = _reads()[lock and s.get_bind().dialect.name == "postgresql"]
     t = s.scalars(stmt, {"id": tid}).one_or_none()
     if t is None:
         raise NotFound(f"no tournament {shown(tid)}")
     return t
 
 
-_TOURNAMENT = select(Tournament).where(Tournament.id == bindparam("id")).execution_options(populate_existing=True)
-_LOCKED = _TOURNAMENT.with_for_update()  # both built once: a write reads the row at least once
+@cache
+def _reads() -> dict[bool, Select]:
+    """load_tournament's statements (locked: True), built once, at the first read (an ORM
+    statement built at import would set the mappers up then: tests/test_import_effects.py)."""
+    read = select(Tournament).where(Tournament.id == bindparam("id")).execution_options(populate_existing=True)
+    return {False: read, True: read.with_for_update()}
 
 
 def touched(t: Tournament, m: Match) -> None:
