@@ -20,19 +20,22 @@ cdef class Quick(Spans):
     cdef u64 cash_rel, trumps_rel
     cdef int cash_n[4]
     cdef int trumps_n[4]
+    cdef u64 trumps_of[4]
 
     @cython.locals(b=cython.int, tr=cython.int, o1=cython.int, o2=cython.int, p=cython.int, ruff=u64,
                    partner_ruffs=u64, q=cython.int, rel=u64, counts=cython.int, s=cython.int, m=u64, n=cython.int)
     cdef int _cash(self, int seat, int follows) noexcept
 
-    @cython.locals(left=cython.int, team=cython.int, tr=cython.int,
-                   n=cython.int, leader=cython.int, ours=cython.int, q=cython.int, partner=cython.int, b=cython.int,
-                   pb=cython.int, entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, own=cython.int,
-                   m=cython.int, mine=cython.int, rel=u64, more_tr=cython.int, ruff=cython.int)
+    @cython.locals(left=cython.int, team=cython.int, tr=cython.int, have=cython.int, n=cython.int, leader=cython.int,
+                   partner=cython.int, ours=cython.int, q=cython.int, rel=u64, b=cython.int, pb=cython.int,
+                   entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, more_tr=cython.int, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
-    @cython.locals(tr=cython.int, holder=cython.int, team=cython.int, a=u64, b=u64, o=u64, ro=cython.int)
+    @cython.locals(tr=cython.int, seat=cython.int, o=u64, m=u64, best=cython.int, rel=u64, k=cython.int, x=cython.int)
     cdef int _trumps(self) noexcept
+
+    @cython.locals(seat=cython.int)
+    cdef int _team_trumps(self, int team) noexcept
 
     @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int)
     cdef int _trump_holder(self) noexcept

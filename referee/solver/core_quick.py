@@ -19,6 +19,7 @@ class Quick(Spans):
         self.cash_n = [0] * 4
         self.trumps_rel = 0
         self.trumps_n = [0] * 4
+        self.trumps_of = [0] * 4
         # every trick is played and counts one (the bridge question): _sure and _second hold
         self.bridge = 1 if (objective == TRICKS or (objective == DEAL_TRICKS and self.r.end == END_THIRTEEN
                                                     and not self.r.settled)) and not self.r.pile else 0
@@ -63,42 +64,36 @@ class Quick(Spans):
         return q
 
     def _sure(self, t):
-        """The answer when sure tricks decide it, with the cards that make them: the trumps
-        of the team holding the highest one above every trump of the other team (_trumps),
-        the leader's quick tricks, its own and then the partner's after a lead to the
-        partner's top card; where the leader's team holds those trumps, its quick tricks in
-        the side suits and then them (no trump of that team falls in a side suit cashed:
-        the opponents follow it while they hold a trump, the partner while it holds one).
-        UNDECIDED when they do not."""
+        """The answer when sure tricks decide it, with the cards that make them: each team's
+        trumps (_trumps); the leader's quick tricks, its own and then the partner's after a
+        lead to the partner's top card, in the side suits and then its team's trumps (no trump
+        falls in a side suit cashed: the opponents follow it while they hold a trump, the
+        partner while it holds one), with a side suit the partner ruffs (_ruff_trick) where
+        the leader cashes alone. UNDECIDED when they do not."""
         left = 14 - self.number
         team = self.team
         tr = self.trump
-        m = self._trumps() if tr >= 0 and not self.hidden else -1
-        if m >= 0:
-            n = m & 15
-            if (n >= t) if (m >> 4) == team else (left - n < t):
-                return (TRUE if (m >> 4) == team else FALSE) << RES | self.trumps_rel
+        have = 1 if tr >= 0 and not self.hidden and self.alive[tr] else 0
+        if have:
+            self._trumps()
+            if self._team_trumps(team) >= t:
+                return TRUE << RES | self.trumps_rel
+            if left - self._team_trumps(1 - team) < t:
+                return FALSE << RES | self.trumps_rel
         leader = self.leader
+        partner = (leader + 2) & 3
         ours = (leader & 1) == team
         if ((t >= left) if ours else (t <= 1)) and self._lost_lead():
             return (FALSE if ours else TRUE) << RES | self.trumps_rel
-        mine = m >= 0 and (m >> 4) == (leader & 1)
         q = self._cash(leader, 0)
         rel = self.cash_rel
-        if m >= 0:
-            # then a side suit the partner ruffs (_ruff_trick), and the team's trumps above the
-            # other team's: those of the leader in tricks of their own, or the partner's
-            ruff = self._ruff_trick(leader)
-            if mine:
-                n = max(self.trumps_n[leader] + ruff, self.trumps_n[(leader + 2) & 3])
-                if n > self.cash_n[tr]:
-                    q += n - self.cash_n[tr]
-                    rel |= self.trumps_rel
-            else:
-                q += ruff
+        if have:
+            n = max(self.trumps_n[leader] + self._ruff_trick(leader), self.trumps_n[partner])
+            if n > self.cash_n[tr]:
+                q += n - self.cash_n[tr]
+                rel |= self.trumps_of[leader] | self.trumps_of[partner]
         if (q >= t) if ours else (left - q < t):
             return (TRUE if ours else FALSE) << RES | rel
-        partner = (leader + 2) & 3
         b = leader * 4
         pb = partner * 4
         entries = 0
@@ -114,39 +109,47 @@ class Quick(Spans):
                 own = self._cash(leader, 1)
                 q = own + more
                 rel = self.cash_rel | more_rel
-                if mine and own - self.cash_n[tr] + more - more_tr + (m & 15) > q:
-                    q = own - self.cash_n[tr] + more - more_tr + (m & 15)
-                    rel |= self.trumps_rel
+                if have:
+                    n = max(self.trumps_n[leader], self.trumps_n[partner])
+                    if n > self.cash_n[tr] + more_tr:
+                        q += n - self.cash_n[tr] - more_tr
+                        rel |= self.trumps_of[leader] | self.trumps_of[partner]
                 if (q >= t) if ours else (left - q < t):
                     return (TRUE if ours else FALSE) << RES | rel
         return UNDECIDED << RES
 
     def _trumps(self):
-        """Every trick played, the trump known: each trump of the team holding the highest
-        one that is above every trump of the other team (all its trumps, where the other
-        holds none) wins the trick it falls in, whoever leads, and one seat's fall in tricks
-        of their own: that team wins at least the larger of its two seats' counts.
-        team * 16 + that count (trumps_rel: the cards it depends on, the lengths apart);
-        -1: no trump out."""
+        """Every trick played, the trump known: each seat's sure trump tricks (trumps_n, and
+        trumps_of: the cards they depend on, the lengths apart). Its k highest trumps fall in
+        k tricks of their own, each won by its team unless a higher trump of the other team
+        falls in it, each of those in one trick: k less the other team's trumps above its
+        k-th, at best over k (all its trumps where the other team holds none)."""
         tr = self.trump
-        holder = self._trump_holder()
-        if holder < 0:
-            return -1
-        team = holder & 1
-        a = self.h[team * 4 + tr]
-        b = self.h[(team + 2) * 4 + tr]
-        o = self.h[(team + 1) * 4 + tr] | self.h[((team + 3) & 3) * 4 + tr]
-        self.trumps_rel = 0
-        if o:
-            ro = self.high[o]
-            a >>= ro + 1
-            b >>= ro + 1
-            self.trumps_rel = self.up[tr * 13 + ro]
-        self.trumps_n[team] = self.bits[a]
-        self.trumps_n[team + 2] = self.bits[b]
-        self.trumps_n[1 - team] = 0
-        self.trumps_n[3 - team] = 0
-        return team * 16 + max(self.bits[a], self.bits[b])
+        seat = 0
+        for seat in range(4):
+            o = self.h[((seat + 1) & 3) * 4 + tr] | self.h[((seat + 3) & 3) * 4 + tr]
+            m = self.h[seat * 4 + tr]
+            best = 0
+            rel = 0
+            if not o:
+                best = self.bits[m]
+            k = 0
+            while m and o:
+                x = self.high[m]
+                m ^= 1 << x
+                k += 1
+                if k - self.bits[o >> (x + 1)] > best:
+                    best = k - self.bits[o >> (x + 1)]
+                    rel = self.up[tr * 13 + x]
+            self.trumps_n[seat] = best
+            self.trumps_of[seat] = rel
+        return 0
+
+    def _team_trumps(self, team):
+        """The sure trump tricks of `team`: the larger of its two seats' (trumps_rel: their cards)."""
+        seat = team if self.trumps_n[team] >= self.trumps_n[team + 2] else team + 2
+        self.trumps_rel = self.trumps_of[seat]
+        return self.trumps_n[seat]
 
     def _ruff_trick(self, leader):
         """After the leader's cash (_cash: cash_n), 1 when it still holds a side suit its

@@ -62,3 +62,15 @@ def test_the_second_hands_team_wins_a_trick_it_surely_wins(search_class):
     assert _asked(deal, 1, 1, search_class) == (TRUE, 1)
     assert _asked(deal, 0, 4, search_class) == (FALSE, 1)
     _same_as_dds(deal, search_class)
+
+
+def test_trumps_below_a_higher_one_of_the_other_team_still_take_tricks(search_class):
+    """Trick 10, hearts trumps: seat 0 holds the nine, six and four, seat 1 the ten, the only
+    trump above them. Each of seat 0's trumps falls in a trick of its own, and the ten can
+    beat one of them at most: seat 0's team takes two tricks whatever is led, though it
+    holds no trump above the other team's and no top card."""
+    deal = _position(28, 0, ["4H 6H 9H KD", "2S 6S 7S TH", "3S 4S JS KC", "2D AD QC TS"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 0, "H")
+    assert _asked(deal, 0, 2, search_class) == (TRUE, 0)
+    assert _asked(deal, 1, 3, search_class) == (FALSE, 0)
+    _same_as_dds(deal, search_class)
