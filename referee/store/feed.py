@@ -13,7 +13,7 @@ public, and a violation published before is shown again only as the new revision
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Container
 
 from referee.visibility import PublicView
 
@@ -68,9 +68,9 @@ def changed_deals(old: dict | None, new: dict) -> set[int]:
         set(range(len(new["deals"]), len(before)))
 
 
-def diff(old: PublicView | None, new: PublicView, announced_deals: set[int], announced_violations: set[tuple],
-         why: str, revision: int, announced_tricks: Callable[[set[int]], set[tuple]] = lambda deals: set()
-         ) -> list[Event]:
+def diff(old: PublicView | None, new: PublicView, announced_deals: Container[int],
+         announced_violations: Container[tuple], why: str, revision: int,
+         announced_tricks: Callable[[set[int]], set[tuple]] = lambda deals: set()) -> list[Event]:
     """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
     (deal, trick) pairs of those deals the feed has ever announced."""
     then = _Later(lambda: old.as_now(new)) if old is not None else None  # the old revision as R-31 shows it now
@@ -114,7 +114,7 @@ def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: st
     return events
 
 
-def _deal_events(old, new: PublicView, then, announced: set[int], why: str, revision: int) -> list[Event]:
+def _deal_events(old, new: PublicView, then, announced: Container[int], why: str, revision: int) -> list[Event]:
     before, after = deal_facts(old and old.full_verdict), deal_facts(new.full_verdict)
     events: list[Event] = []
     for i in sorted(set(before) | set(after)):
@@ -169,7 +169,7 @@ def _said_now(payload: dict, view: PublicView, deal: int) -> bool:
         any(violation == v for i, v in view.violations() if i == deal)
 
 
-def _violation_events(old, new, then, announced: set[tuple], why: str, revision: int) -> list[Event]:
+def _violation_events(old, new, then, announced: Container[tuple], why: str, revision: int) -> list[Event]:
     before, after = violation_facts(old), violation_facts(new)
     events: list[Event] = []
     for key in sorted(set(before) | set(after), key=_order):
