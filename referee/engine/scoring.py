@@ -140,8 +140,11 @@ class CourtKindScoring(Scoring):
             own = ("end.pile",)
         elif kind in ("court", "goon_court") and self.o.end == "pile":
             own = ("end.pile", "end.court")
-        return own + (self.rule,) + (("R-24",) if self.o.scoring == "rr-courts" else ()) + (
-            ("R-16",) if self.o.scoring == "points" and kind != "win" else ())
+        return own + (self.rule,) + self.also_cites(kind)
+
+    def also_cites(self, kind: str) -> tuple[str, ...]:
+        """The rules a scoring of its own cites after its `rule` (none here)."""
+        return ()
 
 
 class CourtsScoring(CourtKindScoring):
@@ -154,6 +157,9 @@ class CourtsScoring(CourtKindScoring):
     def score(self, facts: Facts) -> Result:
         winner, kind = self.kind(facts)
         return Result(winner, kind, _award(winner, self.court_value(kind)), (0, 0), rule=self.cite(kind))
+
+    def also_cites(self, kind: str) -> tuple[str, ...]:
+        return ("R-24",) if self.o.scoring == "rr-courts" else ()  # R-24: rr-courts scores as courts
 
     def streak_bonus(self) -> tuple[int, int]:
         return self.o.streak_courts, 0
@@ -172,6 +178,9 @@ class PointsScoring(CourtKindScoring):
         else:  # every court kind, bavney and the penalty court (R-1)
             points = 3 if callers else 4
         return Result(winner, kind, _award(winner, self.court_value(kind)), _award(winner, points), rule=self.cite(kind))
+
+    def also_cites(self, kind: str) -> tuple[str, ...]:
+        return ("R-16",) if kind != "win" else ()  # R-16: its courts counted under points too
 
     def streak_bonus(self) -> tuple[int, int]:
         return 0, self.o.streak_points
