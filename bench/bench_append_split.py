@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+from bench_live import database  # noqa: E402
 from bench_replay import deal_json  # noqa: E402
 
 # (module, attribute, section): each wrapped where the write path looks it up
@@ -96,20 +97,6 @@ class Timer:
         self.calls.clear()
 
 
-def database(kind: str, tmp: Path):
-    from referee.store.db import upgrade
-
-    if kind == "sqlite":
-        url = f"sqlite:///{tmp / 'split.db'}"
-        upgrade(url)
-        return url, None
-    from tests.pg import Server, bindir
-
-    server = Server(bindir()).start()
-    upgrade(server.url())
-    return server.url(), server
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", default="sqlite", choices=("sqlite", "postgresql"))
@@ -129,9 +116,7 @@ def main() -> None:
     from referee.engine import adjudicate, resolve, Record
     from referee.engine.simulate import random_deal, random_record
 
-    tmp = Path(tempfile.mkdtemp(prefix="split-"))
-    url, server = database(args.database, tmp)
-    try:
+    with database(args.database, Path(tempfile.mkdtemp(prefix="split-"))) as url:
         app = create_app({"DATABASE_URL": url, "TESTING": True})
         client = app.test_client()
         store = app.extensions["referee.store"]
@@ -217,9 +202,6 @@ def main() -> None:
         print(f"  {mean - listed:6.3f} ms  {(mean - listed) / mean:5.1%}  the rest (Flask, routing, sessions, ...)")
         print(f"  SQL: {sql['n'] / n:.1f} statements a card, {sql['t'] / n * 1000:.3f} ms in the driver"
               " (inside the sections above)")
-    finally:
-        if server is not None:
-            server.stop()
 
 
 if __name__ == "__main__":
