@@ -7,7 +7,6 @@ ctypedef unsigned long long u64
 from referee.solver.core_exact cimport Exact
 
 cdef int DEAL_TRICKS
-cdef int END_THIRTEEN
 cdef int EXACT
 cdef u64 FALSE
 cdef int FEWEST
@@ -19,7 +18,6 @@ cdef int RES
 cdef int REVEAL
 cdef int SCORE
 cdef int TEN
-cdef int TRICKS
 cdef u64 TRUE
 cdef u64 UNDECIDED
 

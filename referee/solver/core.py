@@ -40,7 +40,7 @@ module's .pxd) when the install finds a C compiler; both run the same code (load
 chooses). They import nothing else: the rules' option values come in as numbers
 (position.py reads them from the engine's replay), the deal's scoring as a function.
 """
-from .core_codes import DEAL_TRICKS, END_THIRTEEN, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TEN, TRICKS, TRUE, UNDECIDED
+from .core_codes import DEAL_TRICKS, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TEN, TRUE, UNDECIDED
 from .core_exact import Exact
 
 
@@ -126,7 +126,7 @@ class Search(Exact):
             return NONE << RES
         if obj == EXACT and self._forced(kk):
             return NONE << RES | self.cash_rel
-        if (obj == TRICKS or (obj == DEAL_TRICKS and self.r.end == END_THIRTEEN and not self.r.settled)) and not self.r.pile:
+        if self.bridge:
             r = self._sure(t)  # every trick is played: the bridge question
             if r != UNDECIDED << RES:
                 return r
