@@ -5,6 +5,7 @@ cimport cython
 ctypedef unsigned long long u64
 
 from referee.solver.core_exact cimport Exact
+from referee.solver.core_kernel cimport table_card, trick_winner
 
 cdef int DEAL_TRICKS
 cdef int EXACT
@@ -51,7 +52,7 @@ cdef class Search(Exact):
     cdef u64 _card(self, long long t, int kk, int hint) except? 0xFFFFFFFFFFFFFFFF
 
 
-    @cython.locals(ours=cython.int, wsu=cython.int, wr=cython.int, wk=cython.int, tr=cython.int, front=cython.int,
+    @cython.locals(ours=cython.int, tr=cython.int, after=cython.int, cards=u64, front=cython.int,
                    back=cython.int, i=cython.int, m=cython.int, s=cython.int)
     cdef void _tens_order(self, int base, int n, int seat) noexcept
 

@@ -42,6 +42,7 @@ chooses). They import nothing else: the rules' option values come in as numbers
 """
 from .core_codes import DEAL_TRICKS, EXACT, FALSE, FEWEST, LOWEST, NONE, REACH_FIRST, RELMASK, RES, REVEAL, SCORE, TEN, TRUE, UNDECIDED
 from .core_exact import Exact
+from .core_kernel import table_card, trick_winner
 
 
 class Search(Exact):
@@ -235,15 +236,11 @@ class Search(Exact):
     def _tens_order(self, base, n, seat):
         """Under `score` with the tens counted, a ten goes where it is likely best (the move
         generator weighs tricks alone): into a trick the seat's side is winning, first; into
-        one it is losing and the ten does not win, or led under a card still out, last."""
+        one it is losing and the ten does not win (trick.winner, the kernel's), or led under a
+        card still out, last."""
         ours = 0
-        wsu = -1
-        wr = -1
         if self.tk:
-            wk = self._winner()
-            ours = 1 if (self.tseat[self.tb + wk] & 1) == (seat & 1) else 0
-            wsu = self.tsuit[self.tb + wk]
-            wr = self.trank[self.tb + wk]
+            ours = 1 if (self.tseat[self.tb + self._winner()] & 1) == (seat & 1) else 0
         tr = self.trump if not self.hidden else -1
         front = 0
         back = 0
@@ -258,9 +255,12 @@ class Search(Exact):
                     back |= 1 << i
             elif ours:
                 front |= 1 << i
-            elif not ((s == wsu and TEN > wr) or (tr >= 0 and s == tr and wsu != tr)
-                      or (tr < 0 and self.r.first_void and s != self.tsuit[self.tb])):
-                back |= 1 << i
+            else:
+                # the trump once the ten is down: a first show-out sets it (core_state._do)
+                after = s if tr < 0 and self.r.first_void and s != self.tsuit[self.tb] else tr
+                cards = self.tcard[self.number] | table_card(s, TEN, s == after, 0) << (8 * self.tk)
+                if trick_winner(cards, self.tk + 1, after) != self.tk:
+                    back |= 1 << i
         if front | back:
             self._tens_move(base, n, front, back)
 
