@@ -1,11 +1,11 @@
-"""The bridge bounds of core_bounds.py that DDS's QuickTricks.cpp and LaterTricks.cpp taught
+"""The bridge bounds of core_quick.py that DDS's QuickTricks.cpp and LaterTricks.cpp taught
 (every trick played, the trump known): each settles a concrete seven-courts position before any
 card is tried, where the bounds before it searched, and the value stays DDS's, on both paths."""
 import random
 
 import pytest
 
-from referee.solver import Solver, loader
+from referee.solver import Solver
 from referee.solver.core_codes import FALSE, TRUE
 
 from .dds import dds_values

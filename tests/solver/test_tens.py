@@ -1,6 +1,7 @@
 """Mendikot's tens in the core search (core.py): where they are tried and what they settle,
 on concrete positions, with the values of the exhaustive search through the engine
-(tests/solver/minimax.py), on both paths."""
+(tests/solver/minimax.py), on the Python path (`_tens_order` is a C method of the compiled
+core: test_paths holds the two paths to the same nodes)."""
 import random
 
 from referee.solver import Solver, loader
