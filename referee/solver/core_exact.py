@@ -98,8 +98,8 @@ class Exact(Bounds):
 
     def _counts(self):
         """The counts a line from this trick's start can give the team (a superset): at most
-        the tricks left and the pile; at least the top trumps it holds in one hand, at most
-        what the other team's top trumps leave it (count_rel: those cards)."""
+        the tricks left and the pile; at least the top trumps it holds in either hand (_runs),
+        at most what the other team's top trumps leave it (count_rel: those cards)."""
         hi = 14 - self.number + self.pile
         lo = 0
         self.count_rel = 0
