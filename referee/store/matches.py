@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
+from types import SimpleNamespace
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
@@ -73,6 +74,29 @@ def load_match_in(s: Session, mid: str, lock: bool = False) -> tuple[Match, Tour
     if row is None:
         raise NotFound(f"no match {shown(mid)}")
     return row[0], row[1]
+
+
+def match_rows_in(s: Session, mid: str, lock: bool = False) -> tuple[SimpleNamespace, SimpleNamespace]:
+    """load_match_in's rows as plain objects, read by a Core statement: no ORM entity to load,
+    to keep in the session and to compare at its flush (a live write: the match's row is
+    written by one UPDATE, its tournament's by publishing's)."""
+    plausible_id(mid, "match")
+    stmts, match_cols, tournament_cols = _rows()
+    row = s.execute(stmts[lock and s.get_bind().dialect.name == "postgresql"], {"id": mid}).one_or_none()
+    if row is None:
+        raise NotFound(f"no match {shown(mid)}")
+    values = row._mapping
+    return SimpleNamespace(**{k: values[k] for k in match_cols}), \
+        SimpleNamespace(**{k: values["t_" + k] for k in tournament_cols})
+
+
+@cache
+def _rows() -> tuple[dict, list[str], list[str]]:
+    """match_rows_in's statements (locked or not) and columns, built once at the first read."""
+    m, t = Match.__table__, Tournament.__table__
+    stmt = select(*m.c, *[c.label("t_" + c.name) for c in t.c]).join(t, t.c.id == m.c.tournament_id).where(
+        m.c.id == bindparam("id"))
+    return {False: stmt, True: stmt.with_for_update(of=m)}, [c.name for c in m.c], [c.name for c in t.c]
 
 
 @cache

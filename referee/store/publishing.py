@@ -49,7 +49,8 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     if not (finished_before or finished_now):
         _numbered(s, t, m, events)  # no standings to count
         return
-    if t not in s or s.get_bind().dialect.name == "postgresql":  # SQLite: this writing transaction read it
+    # SQLite: this writing transaction read it (a plain row, matches.match_rows_in: read it as an entity)
+    if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
         t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
     touched(t, m)
     counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
@@ -66,10 +67,10 @@ def _numbered(s: Session, t: Tournament, m: Match, events: list[ledger.Event]) -
     """A write's feed events, numbered by one UPDATE of its tournament's row (touched(): its
     count and last change; on PostgreSQL its row lock, to the commit) and inserted at once:
     what load_tournament(lock=True) and the session's flush do, in two statements fewer."""
-    if t in s and t in s.dirty:
+    if isinstance(t, Tournament) and t in s and t in s.dirty:
         s.flush()  # a change of the row made through the session this transaction lands first
     last = s.execute(_COUNTED, {"tid": t.id, "n": len(events), "at": m.updated_at}).scalar_one()
-    if t in s:
+    if isinstance(t, Tournament) and t in s:
         s.expire(t, ["feed_seq", "write_count", "changed_at"])  # read again if asked
     if events:
         s.execute(_ADD_EVENTS, [{"id": new_id(), "tournament_id": t.id, "seq": last - len(events) + 1 + i,

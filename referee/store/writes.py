@@ -31,7 +31,7 @@ from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision, snapshot
 from .judging import judge, judge_tail
-from .matches import load_match, load_match_in, record_for, status_of
+from .matches import load_match, load_match_in, match_rows_in, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .views import Head, MatchView
@@ -107,9 +107,10 @@ class Writes:
             raise PreconditionFailed("the match changed while this write was made; read it again") from None
 
     def _checked(self, s, mid, key, if_match, kind, trusted, body, lock=False) -> tuple[Match, Tournament, str]:
-        """The match (`lock`: its row locked) and its tournament, the write's key, body and
-        precondition checked: 401/403/404, then 422, then 428/412, then 409."""
-        m, t = load_match_in(s, mid, lock=lock)
+        """The match (`lock`: its row locked, read as a plain row: matches.match_rows_in) and
+        its tournament, the write's key, body and precondition checked: 401/403/404, then 422,
+        then 428/412, then 409."""
+        m, t = match_rows_in(s, mid, lock=True) if lock else load_match_in(s, mid)
         if not trusted:
             require_write_key(t, key)
         body()
@@ -233,8 +234,9 @@ def _row_written(s, m: Match) -> None:
     values = {name: getattr(m, name) for name in _WRITTEN}
     with s.no_autoflush:
         s.execute(_UPDATE_ROW, {"the_id": m.id, **{f"new_{name}": v for name, v in values.items()}})
-    for name, value in values.items():
-        set_committed_value(m, name, value)
+    if isinstance(m, Match):  # not a plain row (matches.match_rows_in)
+        for name, value in values.items():
+            set_committed_value(m, name, value)
 
 
 def _given(value) -> tuple[list, Callable[[], None]]:
