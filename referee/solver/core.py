@@ -23,8 +23,8 @@ for four objectives:
 EXACT's "is there a line at all?" and FEWEST are the exact-count search (core_exact.py), a
 search of its own with its own bounds and table, which the restricted search asks too.
 
-At each trick's start: sure tricks (bridge play only; at the second hand too, a trick its
-team surely wins), and one transposition table keyed
+At each trick's start: sure tricks (bridge play only; at the second hand too, a trick one
+team surely wins: core_quick._second), and one transposition table keyed
 by relative ranks plus the rule state, each answer holding for every position whose cards
 that the answer depended on (and every higher one) have the same owners (DDS's winning
 ranks). The R-4 play-on choice is one function (`_choice`).
