@@ -38,7 +38,7 @@ cdef class Bounds(Quick):
     cdef int _forced(self, int kk) noexcept
 
 
-    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int, n=cython.int, j=cython.int, a=u64,
+    @cython.locals(tr=cython.int, at=u64, holder=cython.int, n=cython.int, j=cython.int, a=u64,
                    last_ace=cython.int, k=cython.int, rank=cython.int)
     cdef int _sure_pair(self) noexcept
 

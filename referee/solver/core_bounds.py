@@ -179,10 +179,7 @@ class Bounds(Quick):
         at = self.alive[tr]
         if self.bits[at] < 2:
             return 0
-        top = self.high[at]
-        holder = 0
-        while not (self.h[holder * 4 + tr] >> top) & 1:
-            holder += 1
+        holder = self._trump_holder()
         n = self._top_run(self.h[holder * 4 + tr], at)
         if n < 2:
             return 0

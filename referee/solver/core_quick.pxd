@@ -37,7 +37,7 @@ cdef class Quick(Spans):
     @cython.locals(seat=cython.int)
     cdef int _team_trumps(self, int team) noexcept
 
-    @cython.locals(tr=cython.int, at=u64, top=cython.int, holder=cython.int)
+    @cython.locals(at=u64)
     cdef int _trump_holder(self) noexcept
 
     @cython.locals(tr=cython.int, b=cython.int, p=cython.int, o1=cython.int, o2=cython.int, s=cython.int, n=cython.int)

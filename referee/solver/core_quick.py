@@ -237,12 +237,5 @@ class Quick(Spans):
 
     def _trump_holder(self):
         """The seat holding the highest trump still out (the trump known); -1: none out."""
-        tr = self.trump
-        at = self.alive[tr]
-        if not at:
-            return -1
-        top = self.high[at]
-        holder = 0
-        while not (self.h[holder * 4 + tr] >> top) & 1:
-            holder += 1
-        return holder
+        at = self.alive[self.trump]
+        return self._holder(self.trump, self.high[at]) if at else -1
