@@ -73,23 +73,30 @@ def diff(old: PublicView | None, new: PublicView, announced_deals: Container[int
          announced_tricks: Callable[[set[int]], set[tuple]] = lambda deals: set()) -> list[Event]:
     """The events that a write from `old` to `new` produces; `announced_tricks(deals)`: the
     (deal, trick) pairs of those deals the feed has ever announced."""
-    then = _Later(lambda: old.as_now(new)) if old is not None else None  # the old revision as R-31 shows it now
+    then = Later(lambda: old.as_now(new)) if old is not None else None  # the old revision as R-31 shows it now
     return _trick_events(old, new, announced_tricks, why, revision) + \
         _deal_events(old, new, then, announced_deals, why, revision) + \
         _violation_events(old, new, then, announced_violations, why, revision)
 
 
-class _Later:
-    """A view made when first read: most writes (a card that changes no fact of its deal)
-    never read the old revision as R-31 shows it now."""
+class Later:
+    """A value made when first used (an attribute read, or `in`): most writes (a card that
+    changes no fact of its deal) never read the old revision as R-31 shows it now, nor what
+    the feed announced of the deal (store/publishing.py)."""
 
-    def __init__(self, make: Callable[[], PublicView]):
-        self._make, self._view = make, None
+    def __init__(self, make: Callable[[], Any]):
+        self._make, self._made = make, None
+
+    def _value(self):
+        if self._made is None:
+            self._made = self._make()
+        return self._made
 
     def __getattr__(self, name: str):
-        if self._view is None:
-            self._view = self._make()
-        return getattr(self._view, name)
+        return getattr(self._value(), name)
+
+    def __contains__(self, item) -> bool:
+        return item in self._value()
 
 
 def _trick_events(old, new, announced: Callable[[set[int]], set[tuple]], why: str, revision: int) -> list[Event]:

@@ -3,7 +3,6 @@ changed) in the write's own transaction; and the feed read back, in sequence ord
 from __future__ import annotations
 
 from functools import cache
-from typing import Callable
 
 import orjson
 from sqlalchemy import bindparam, case, insert, or_, select, update
@@ -101,23 +100,11 @@ def _ledger_events(s: Session, m: Match, before: Head | None, after: Head, kind:
     read = cache(lambda: announced(s, m, {i + first for i in touched}) if was is not None else (set(), set()))
     # read when the diff first asks (a deal's fact or a violation that changed): a card that
     # changes neither, most of them, sends no statement for it
-    deals = _Asked(lambda: {i - first for i in read()[0]})
-    violations = _Asked(lambda: {(i - first, *rest) for i, *rest in read()[1]})
+    deals = ledger.Later(lambda: {i - first for i in read()[0]})
+    violations = ledger.Later(lambda: {(i - first, *rest) for i, *rest in read()[1]})
     events = ledger.diff(was and PublicView(*was), PublicView(*now), deals, violations, why, m.revision,
                          lambda indices: {(i - first, n) for i, n in announced_tricks(s, m, {i + first for i in indices})})
     return [(type_, renumbered(payload, first)) for type_, payload in events]
-
-
-class _Asked:
-    """A set made at its first question (`in`)."""
-
-    def __init__(self, make: Callable[[], set]):
-        self._make, self._set = make, None
-
-    def __contains__(self, item) -> bool:
-        if self._set is None:
-            self._set = self._make()
-        return item in self._set
 
 
 def window_start(before: Head | None, after: Head, kind: str | None) -> int:
