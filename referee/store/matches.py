@@ -58,21 +58,14 @@ def status_of(verdict: dict, closed: bool) -> str:
 def load_match(s: Session, mid: str, lock: bool = False) -> Match:
     """The match's summary row (its deals are rows of their own: deals.head_of); `lock`
     takes its row lock on PostgreSQL (serialising the match's writes, not its tournament's)."""
-    plausible_id(mid, "match")
-    stmt = _reads()["locked" if lock and s.get_bind().dialect.name == "postgresql" else "match"]
-    m = s.scalars(stmt, {"id": mid}).one_or_none()
-    if m is None:
-        raise NotFound(f"no match {shown(mid)}")
-    return m
+    reads = _reads()
+    return _row(s, mid, reads["match"], reads["locked"] if lock else None)[0]
 
 
 def load_match_in(s: Session, mid: str, lock: bool = False) -> tuple[Match, Tournament]:
     """load_match, and its tournament, in one statement (`lock`: the match's row alone)."""
-    plausible_id(mid, "match")
-    stmt = _reads()["with_locked" if lock and s.get_bind().dialect.name == "postgresql" else "with"]
-    row = s.execute(stmt, {"id": mid}).one_or_none()
-    if row is None:
-        raise NotFound(f"no match {shown(mid)}")
+    reads = _reads()
+    row = _row(s, mid, reads["with"], reads["with_locked"] if lock else None)
     return row[0], row[1]
 
 
@@ -80,14 +73,22 @@ def match_rows_in(s: Session, mid: str, lock: bool = False) -> tuple[SimpleNames
     """load_match_in's rows as plain objects, read by a Core statement: no ORM entity to load,
     to keep in the session and to compare at its flush (a live write: the match's row is
     written by one UPDATE, its tournament's by publishing's)."""
-    plausible_id(mid, "match")
     stmts, match_cols, tournament_cols = _rows()
-    row = s.execute(stmts[lock and s.get_bind().dialect.name == "postgresql"], {"id": mid}).one_or_none()
-    if row is None:
-        raise NotFound(f"no match {shown(mid)}")
-    values = row._mapping
+    values = _row(s, mid, stmts[False], stmts[True] if lock else None)._mapping
     return SimpleNamespace(**{k: values[k] for k in match_cols}), \
         SimpleNamespace(**{k: values["t_" + k] for k in tournament_cols})
+
+
+def _row(s: Session, mid: str, stmt, locked=None):
+    """The row `stmt` reads of match `mid` (404 for none); `locked`, the statement that takes
+    its row lock, read instead on PostgreSQL (SQLite's writes are serialised already)."""
+    plausible_id(mid, "match")
+    if locked is not None and s.get_bind().dialect.name == "postgresql":
+        stmt = locked
+    row = s.execute(stmt, {"id": mid}).one_or_none()
+    if row is None:
+        raise NotFound(f"no match {shown(mid)}")
+    return row
 
 
 @cache
