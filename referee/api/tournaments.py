@@ -19,7 +19,7 @@ from .bodies import (EventsSchema, KeyRotateSchema, MatchCreateSchema, ReviseSch
 from .problems import Problem
 
 
-from .verdicts import read_body, read_json
+from .verdicts import read_body, read_json, read_json_later
 
 
 def _stored_record(data, pointer):
@@ -169,21 +169,25 @@ def get_match(match_id: str):
     return _match_response(view)
 
 
-# A live write checks its key in its own transaction, before its body is read (as `writes`
-# does, one transaction sooner): the store reads the body once the key opens the match.
+# A live write receives its body before the store's one transaction (read_json_later) and the
+# store parses it once the key opens the match: the key's answers still come first.
 
 @bp.post("/v1/matches/<match_id>/events", endpoint="appendEvents")
 def append_events(match_id: str):
+    body = read_json_later()
+
     def events():
-        return load(EventsSchema(), read_json(), "events", {"events": check_events})["events"]
+        return load(EventsSchema(), body(), "events", {"events": check_events})["events"]
     view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), events)
     return _live_response(view)
 
 
 @bp.post("/v1/matches/<match_id>/deals", endpoint="startDeal")
 def start_deal(match_id: str):
+    body = read_json_later()
+
     def deal():
-        return load_record(read_json(), check_deal, "deal")
+        return load_record(body(), check_deal, "deal")
     view = store().add_deal(match_id, bearer_key(), request.headers.get("If-Match"), deal)
     return _live_response(view)
 

@@ -1,7 +1,7 @@
 """POST /v1/verdicts and GET /v1/presets."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from referee import jsontext
@@ -19,9 +19,7 @@ bp = Blueprint("verdicts", __name__)
 
 def read_json(body: bytes | None = None) -> Any:
     """The request body (`body` when it has been read already) as JSON, or a 400/415 problem."""
-    mimetype = request.mimetype or ""
-    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
-        raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
+    _check_json_type()
     if body is None:
         body = read_body()
     try:
@@ -30,6 +28,30 @@ def read_json(body: bytes | None = None) -> Any:
         raise Problem(400, "Malformed JSON", f"the body is not JSON: {exc}") from None
     refuse_nul(data, body)
     return data
+
+
+def _check_json_type() -> None:
+    mimetype = request.mimetype or ""
+    if mimetype and mimetype != "application/json" and not mimetype.endswith("+json"):
+        raise Problem(415, "Unsupported Media Type", f"send the record as application/json, not {mimetype}")
+
+
+def read_json_later() -> Callable[[], Any]:
+    """The body received whole now, parsed when the returned function is called: a live write
+    reads it before its transaction (a slow client must not hold the match's row lock, or
+    SQLite's write lock, while it sends) and parses it after its key is checked, so 401/403/404
+    still come before the body's 415, 413, 400 and 422."""
+    try:
+        body, refused = read_body(), None
+    except Problem as exc:  # 413: said after the key, as before
+        body, refused = None, exc
+
+    def parsed() -> Any:
+        if refused is not None:
+            _check_json_type()
+            raise refused
+        return read_json(body)
+    return parsed
 
 
 def read_body(limit: int | None = None) -> bytes:
