@@ -176,8 +176,8 @@ class Search(Exact):
             res = self._exact_envelope(t, kk)
             if res != UNDECIDED << RES:
                 return res
-        elif self.tk == 1 and self.bridge and not self.hidden and (self.trump >= 0 or not self.r.first_void):
-            res = self._second(t)  # the second hand's team surely wins this trick
+        elif self.tk == 1 and self.bridge and self._trump_settled():
+            res = self._second(t)  # a team surely wins this trick: either team
             if res != UNDECIDED << RES:
                 return res
         ply = self.ply

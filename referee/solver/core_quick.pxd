@@ -51,4 +51,5 @@ cdef class Quick(Spans):
     cdef int _ruffs(self, int b, int s) noexcept
 
     @cython.locals(tr=cython.int, b=cython.int, p=cython.int, rel=u64, s=cython.int, top=cython.int)
+    cdef bint _trump_settled(self) noexcept
     cdef int _lost_lead(self) noexcept

@@ -172,12 +172,17 @@ class Quick(Spans):
                 return 1
         return 0
 
+    def _trump_settled(self):
+        """The trump is known and face up, or there is none for good (not a first-void game
+        before its first show-out): what the quick tricks of a trick in play assume."""
+        return not self.hidden and (self.trump >= 0 or not self.r.first_void)
+
     def _lost_lead(self):
         """Every trick played, the trump known or none: the leader's team loses this trick when
         in every suit the leader holds an opponent holds the top card and the partner cannot
         ruff it (the suit is the trump, or the partner holds it or no trump): that opponent
         plays it. trumps_rel: those top cards."""
-        if self.hidden or (self.trump < 0 and self.r.first_void):
+        if not self._trump_settled():
             return 0
         tr = self.trump
         b = self.leader * 4
