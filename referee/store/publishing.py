@@ -17,7 +17,7 @@ from .ids import new_id
 from .keys import reader_sees_all
 from .models import FeedEvent, Match, Tournament, utcnow
 from .standings import standings_change
-from .tournaments import load_tournament, touched
+from .tournaments import load_tournament
 from .views import Head, event_dict
 
 
@@ -51,21 +51,18 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     # SQLite: this writing transaction read it (a plain row, matches.match_rows_in: read it as an entity)
     if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
         t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
-    touched(t, m)
     counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
                                (after.record, new) if finished_now else None)
     if counted is not None:
         events.append(("standings.changed", counted))
-    for type_, payload in events:
-        t.feed_seq += 1
-        s.add(FeedEvent(id=new_id(), tournament_id=t.id, seq=t.feed_seq, match_id=m.id, type=type_,
-                        payload={"match": m.id, **payload}, created_at=utcnow(), deal=deal_of(payload)))
+    _numbered(s, t, m, events)
 
 
 def _numbered(s: Session, t: Tournament, m: Match, events: list[ledger.Event]) -> None:
-    """A write's feed events, numbered by one UPDATE of its tournament's row (touched(): its
-    count and last change; on PostgreSQL its row lock, to the commit) and inserted at once:
-    what load_tournament(lock=True) and the session's flush do, in two statements fewer."""
+    """A write's feed events, numbered by one UPDATE of its tournament's row, which also
+    counts the write and keeps the latest change (the tournament's ETag and last change: the
+    one place they are kept; on PostgreSQL the update holds the row lock to the commit), and
+    inserted at once."""
     if isinstance(t, Tournament) and t in s and t in s.dirty:
         s.flush()  # a change of the row made through the session this transaction lands first
     last = s.execute(_COUNTED, {"tid": t.id, "n": len(events), "at": m.updated_at}).scalar_one()

@@ -13,7 +13,7 @@ from .db import Database
 from .errors import Forbidden, NotFound
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import hash_key, key_given, new_key, reader_sees_all, require_write_key
-from .models import Match, Tournament, utcnow
+from .models import Tournament, utcnow
 
 
 def load_tournament(s: Session, tid: str, lock: bool = False) -> Tournament:
@@ -33,15 +33,6 @@ def _reads() -> dict[bool, Select]:
     statement built at import would set the mappers up then: tests/test_import_effects.py)."""
     read = select(Tournament).where(Tournament.id == bindparam("id")).execution_options(populate_existing=True)
     return {False: read, True: read.with_for_update()}
-
-
-def touched(t: Tournament, m: Match) -> None:
-    """A write of match `m` changed what the tournament shows: its ETag changes and its last
-    change is the match's. Called under the tournament's row lock, which the write holds to
-    its commit for the feed's numbering anyway, so it makes no write wait longer."""
-    t.write_count += 1
-    if t.changed_at is None or m.updated_at > t.changed_at:
-        t.changed_at = m.updated_at
 
 
 def tournament_etag(t: Tournament) -> str:
