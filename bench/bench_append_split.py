@@ -40,6 +40,7 @@ SECTIONS = [
     ("referee.store.writes", "load_tournament", "tournament row read"),
     ("referee.store.writes", "load_match_in", "match and tournament rows read"),
     ("referee.store.writes", "match_rows_in", "match and tournament rows read (plain rows)"),
+    ("referee.store.writes", "live_rows_in", "match, tournament and last deal's rows read"),
     ("referee.store.writes", "require_write_key", "key checked (SHA-256)"),
     ("referee.store.writes", "tail", "last deal's row read (tail)"),
     ("referee.store.writes", "resumes", "resumes()"),

@@ -61,17 +61,18 @@ class Tail(NamedTuple):
     expected: int | None
 
 
-def tail(s: Session, m: Match, appending: bool = True) -> Tail | None:
+def tail(s: Session, m: Match, appending: bool = True, row=None) -> Tail | None:
     """The match's last deal's row and its summary: what a live write reads (`appending`:
     events to that deal, which also needs the dealer the deal before it named; else a deal
-    added). None where that row keeps no prefix (made before migration 0010, or no
-    resumable hash here)."""
+    added; `row`: that row, read with the match's, matches.live_rows_in). None where that
+    row keeps no prefix (made before migration 0010, or no resumable hash here)."""
     count = m.record["deals"]
     if not available() or not isinstance(count, int):
         return None
     if count == 0:
         return Tail(0, Head(whole(m.record, []), whole(m.verdict, [])), m.verdict["match"], fresh(), None)
-    row = s.execute(_TAIL, {"match": m.id, "deal": count - 1}).one()
+    if row is None:
+        row = s.execute(_TAIL, {"match": m.id, "deal": count - 1}).one()
     if row.prefix is None:
         return None
     expected = row.expected if appending and count > 1 else None

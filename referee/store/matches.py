@@ -6,7 +6,7 @@ import json
 from functools import cache
 from types import SimpleNamespace
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -22,7 +22,7 @@ from .judging import judge
 from .ids import decode_cursor, encode_cursor, new_id, plausible_id
 from .keys import key_given, reader_sees_all, require_write_key
 from .history import add_revision, snapshot
-from .models import Match, Tournament, utcnow
+from .models import Match, MatchDeal, Tournament, utcnow
 from .publishing import publish
 from .tournaments import load_tournament
 from .views import Head, MatchView, summary
@@ -69,15 +69,15 @@ def load_match_in(s: Session, mid: str, lock: bool = False) -> tuple[Match, Tour
     return row[0], row[1]
 
 
-def match_rows_in(s: Session, mid: str, lock: bool = False) -> tuple[SimpleNamespace, SimpleNamespace]:
-    """load_match_in's rows as plain objects, read by a Core statement: no ORM entity to load,
-    to keep in the session and to compare at its flush (a live write: the match's row is
-    written by one UPDATE, its tournament's by publishing's)."""
-    stmts, match_cols, tournament_cols = _rows()
-    values = _row(s, mid, stmts[False], stmts[True] if lock else None)._mapping
-    return SimpleNamespace(**{k: values[k] for k in match_cols}), \
-        SimpleNamespace(**{k: values["t_" + k] for k in tournament_cols})
-
+def live_rows_in(s: Session, mid: str) -> tuple[SimpleNamespace, SimpleNamespace, SimpleNamespace]:
+    """A live write's reads by one Core statement, as plain objects (no ORM entity to load, to
+    keep in the session and to compare at its flush: the match's row is written by one
+    UPDATE, its tournament's by publishing's): the match's row, locked, its tournament's, and
+    its last deal's (deals.tail: record, verdict, start, prefix and `expected`, the dealer the
+    deal before it named; all None for a match with no deal)."""
+    stmts, columns = _rows()
+    values = _row(s, mid, stmts[False], stmts[True])._mapping
+    return tuple(SimpleNamespace(**{k: values[prefix + k] for k in names}) for prefix, names in columns)
 
 def _row(s: Session, mid: str, stmt, locked=None):
     """The row `stmt` reads of match `mid` (404 for none); `locked`, the statement that takes
@@ -92,12 +92,20 @@ def _row(s: Session, mid: str, stmt, locked=None):
 
 
 @cache
-def _rows() -> tuple[dict, list[str], list[str]]:
-    """match_rows_in's statements (locked or not) and columns, built once at the first read."""
-    m, t = Match.__table__, Tournament.__table__
-    stmt = select(*m.c, *[c.label("t_" + c.name) for c in t.c]).join(t, t.c.id == m.c.tournament_id).where(
-        m.c.id == bindparam("id"))
-    return {False: stmt, True: stmt.with_for_update(of=m)}, [c.name for c in m.c], [c.name for c in t.c]
+def _rows() -> tuple[dict, list[tuple[str, list[str]]]]:
+    """live_rows_in's statements (locked or not) and columns, built once at the first read: the
+    last deal's row joined by its place, the count the match's record keeps."""
+    m, t, d = Match.__table__, Tournament.__table__, MatchDeal.__table__
+    earlier = d.alias()
+    expected = select(earlier.c.verdict["next_dealer"].as_integer()).where(
+        earlier.c.match_id == d.c.match_id, earlier.c.deal == d.c.deal - 1).scalar_subquery()
+    last = [d.c.record, d.c.verdict, d.c.start, d.c.prefix, expected.label("expected")]
+    joined = m.join(t, t.c.id == m.c.tournament_id).outerjoin(
+        d, and_(d.c.match_id == m.c.id, d.c.deal == m.c.record["deals"].as_integer() - 1))
+    stmt = select(*m.c, *[c.label("t_" + c.name) for c in t.c], *[c.label("d_" + c.name) for c in last]
+                  ).select_from(joined).where(m.c.id == bindparam("id"))
+    columns = [("", [c.name for c in m.c]), ("t_", [c.name for c in t.c]), ("d_", [c.name for c in last])]
+    return {False: stmt, True: stmt.with_for_update(of=m)}, columns
 
 
 @cache

@@ -48,7 +48,7 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     if not (finished_before or finished_now):
         _numbered(s, t, m, events)  # no standings to count
         return
-    # SQLite: this writing transaction read it (a plain row, matches.match_rows_in: read it as an entity)
+    # SQLite: this writing transaction read it (a plain row, matches.live_rows_in: read it as an entity)
     if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
         t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
     counted = standings_change(s, t.id, (before.record, old) if finished_before else None,

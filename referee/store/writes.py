@@ -31,7 +31,7 @@ from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
 from .history import add_revision, snapshot
 from .judging import judge, judge_tail
-from .matches import load_match, load_match_in, match_rows_in, record_for, status_of
+from .matches import live_rows_in, load_match, load_match_in, record_for, status_of
 from .models import Match, Tournament, utcnow
 from .publishing import publish
 from .views import Head, MatchView
@@ -47,11 +47,12 @@ def why_of(kind: str, record: dict, before: dict) -> str:
     return "take_back" if any(e.get("take_back") for e in added) else "play"
 
 
-def _read(s, m, t, kind: str, change) -> tuple[Tail | None, Head, dict, tuple | None]:
+def _read(s, m, t, kind: str, change, last=None) -> tuple[Tail | None, Head, dict, tuple | None]:
     """What a write reads, and the record it makes: a live write (events appended, a deal
     added) the match's tail alone, when its last deal may be judged alone (judge.resumes);
-    any other the whole head. (tail, head read, new record, where it resumes)."""
-    at = tail(s, m, kind == "append") if kind in ("append", "deal") else None
+    any other the whole head. (tail, head read, new record, where it resumes). `last`: the
+    last deal's row, when read with the match's."""
+    at = tail(s, m, kind == "append", last) if kind in ("append", "deal") else None
     if at is not None:
         record = change(at.head.record, t)  # a new record (its deals from the tail's on)
         resume = resumes(record, *at.head, at.start)
@@ -106,11 +107,11 @@ class Writes:
             # Backstop for the row lock: another writer took this revision number first.
             raise PreconditionFailed("the match changed while this write was made; read it again") from None
 
-    def _checked(self, s, mid, key, if_match, kind, trusted, body, lock=False) -> tuple[Match, Tournament, str]:
-        """The match (`lock`: its row locked, read as a plain row: matches.match_rows_in) and
-        its tournament, the write's key, body and precondition checked: 401/403/404, then 422,
-        then 428/412, then 409."""
-        m, t = match_rows_in(s, mid, lock=True) if lock else load_match_in(s, mid)
+    def _checked(self, s, mid, key, if_match, kind, trusted, body, live=False) -> tuple[Match, Tournament, str, object]:
+        """The match and its tournament, the write's key, body and precondition checked:
+        401/403/404, then 422, then 428/412, then 409. `live`: the match's row locked, read as
+        a plain row with its last deal's (the fourth value: matches.live_rows_in)."""
+        m, t, last = live_rows_in(s, mid) if live else (*load_match_in(s, mid), None)
         if not trusted:
             require_write_key(t, key)
         body()
@@ -125,15 +126,15 @@ class Writes:
         if m.closed and kind != "revise":
             raise Conflict("the match is closed; a correction (PUT /record) is still possible")
         limits.check_revisions(m.revision + 1)
-        return m, t, etag
+        return m, t, etag, last
 
     def _write_live(self, mid, key, if_match, kind, change, body) -> MatchView:
         """A card or a deal added, in one transaction under the match's row lock: read, judged
         (its last deal alone, when it may be: else WouldSearch, as for a claim or bell to
         settle) and stored."""
         with self.db.transaction() as s:
-            m, t, _ = self._checked(s, mid, key, if_match, kind, False, body, lock=True)
-            live, before, record, resume = _read(s, m, t, kind, change)
+            m, t, _, last = self._checked(s, mid, key, if_match, kind, False, body, live=True)
+            live, before, record, resume = _read(s, m, t, kind, change, last)
             if live is None:
                 raise WouldSearch  # the whole match judged: outside the transaction
             settler = Reusing(record, before.record, before.verdict, Refusing(), live.first)
@@ -143,7 +144,7 @@ class Writes:
     def _write_once(self, mid, key, if_match, kind, change, reason, close, trusted, body) -> MatchView:
         """`trusted`: the operator's own command on the server (no key, the current ETag)."""
         with self.db.reading() as s:
-            m, t, etag = self._checked(s, mid, key, if_match, kind, trusted, body)
+            m, t, etag, _ = self._checked(s, mid, key, if_match, kind, trusted, body)
             live, before, record, resume = _read(s, m, t, kind, change)
         first = live.first if live is not None else 0
         settler = Reusing(record, before.record, before.verdict, self.budget().settler(), first)
@@ -234,7 +235,7 @@ def _row_written(s, m: Match) -> None:
     values = {name: getattr(m, name) for name in _WRITTEN}
     with s.no_autoflush:
         s.execute(_UPDATE_ROW, {"the_id": m.id, **{f"new_{name}": v for name, v in values.items()}})
-    if isinstance(m, Match):  # not a plain row (matches.match_rows_in)
+    if isinstance(m, Match):  # not a plain row (matches.live_rows_in)
         for name, value in values.items():
             set_committed_value(m, name, value)
 
