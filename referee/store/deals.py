@@ -20,6 +20,7 @@ from referee.midstate import Sha256, available
 from referee.provenance import canonical
 from referee.settlers import Recorded
 
+from .held import later
 from .models import Match, MatchDeal
 from .views import Head
 
@@ -88,10 +89,13 @@ _TAIL = select(_DEALS.c.record, _DEALS.c.verdict, _DEALS.c.start, _DEALS.c.prefi
     _EARLIER.c.verdict["next_dealer"].as_integer()).where(
     _EARLIER.c.match_id == bindparam("match"), _EARLIER.c.deal == bindparam("deal") - 1).scalar_subquery().label("expected")
 ).where(_DEALS.c.match_id == bindparam("match"), _DEALS.c.deal == bindparam("deal"))
-# a live write's update of its last deal's row, built once
-_UPDATE_LAST = update(_DEALS).where(_DEALS.c.match_id == bindparam("the_match"), _DEALS.c.deal == bindparam("the_deal")
-                                    ).values(record=bindparam("new_record", type_=_DEALS.c.record.type),
-                                             verdict=bindparam("new_verdict", type_=_DEALS.c.verdict.type))
+# a live write's update of its last deal's row and its insert of a deal added, built once
+# (their bind parameters named for held.py, which may send them with others)
+_UPDATE_LAST = update(_DEALS).where(_DEALS.c.match_id == bindparam("deal_match"), _DEALS.c.deal == bindparam("deal_index")
+                                    ).values(record=bindparam("deal_record", type_=_DEALS.c.record.type),
+                                             verdict=bindparam("deal_verdict", type_=_DEALS.c.verdict.type))
+_INSERT_LAST = insert(_DEALS).values(match_id=bindparam("deal_match"), deal=bindparam("deal_index"), **{
+    name: bindparam("deal_" + name, type_=_DEALS.c[name].type) for name in ("record", "verdict", "start", "prefix")})
 
 
 def fresh() -> dict:
@@ -163,14 +167,14 @@ def store_head(s: Session, m: Match, after: Head, before: Head | None, at: Tail 
 def _store_tail(s: Session, m: Match, after: Head, before: Head, at: Tail) -> None:
     """A live write's rows: the last deal's updated (events appended), or a deal's added."""
     old, new = before.record["deals"], after.record["deals"]
+    values = {"deal_match": m.id, "deal_index": at.first + len(old), "deal_record": new[-1],
+              "deal_verdict": after.verdict["deals"][-1]}
     if len(new) == len(old):
-        s.execute(_UPDATE_LAST, {"the_match": m.id, "the_deal": at.first, "new_record": new[-1],
-                                 "new_verdict": after.verdict["deals"][-1]})
+        later(s, _UPDATE_LAST, {**values, "deal_index": at.first})
         return
     prefix = advanced(at.prefix, old[-1], before.verdict["deals"][-1]) if old else at.prefix
     start = before.verdict["match"] if old else initial(after.record)
-    s.execute(insert(MatchDeal).values(match_id=m.id, deal=at.first + len(old), record=new[-1],
-                                       verdict=after.verdict["deals"][-1], start=start, prefix=prefix))
+    later(s, _INSERT_LAST, {**values, "deal_start": start, "deal_prefix": prefix})
 
 
 def _store_deals(s: Session, m: Match, after: Head, before: Head | None) -> None:

@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterator
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.orm import Session
 
 from .deals import Tail, head_of, store_head
+from .held import later
 from .models import Match, Revision
 from .patches import apply, diff
 from .views import Head
@@ -68,16 +69,20 @@ def add_revision(s: Session, m: Match, kind: str, reason: str | None, record: di
     (the deals before are the same on both sides: the patches are the whole match's)."""
     before = head if head is not None else head_of(s, m) if m.revision else None
     first = at.first if at is not None else 0
-    # inserted at once, not by the session's flush (the match's row is there: it is read or flushed)
-    s.execute(_INSERT, {"match_id": m.id, "number": m.revision + 1, "kind": kind, "reason": reason,
-                        "deals": first + len(record["deals"]),
-                        "record_patch": shifted(diff(before and before.record, record), first),
-                        "verdict_patch": shifted(diff(before and before.verdict, verdict), first), "created_at": now})
+    # inserted by the write, not by the session's flush (the match's row is there: it is read or
+    # flushed); a live write's with its other statements (held.py)
+    later(s, _INSERT, {"rev_match_id": m.id, "rev_number": m.revision + 1, "rev_kind": kind, "rev_reason": reason,
+                       "rev_deals": first + len(record["deals"]),
+                       "rev_record_patch": shifted(diff(before and before.record, record), first),
+                       "rev_verdict_patch": shifted(diff(before and before.verdict, verdict), first),
+                       "rev_created_at": now})
     m.revision = m.revision + 1
     store_head(s, m, Head(record, verdict), before, at)
 
 
-_INSERT = insert(Revision.__table__)  # built once
+_REV = Revision.__table__.c
+_INSERT = insert(Revision.__table__).values({name: bindparam("rev_" + name, type_=_REV[name].type) for name in (
+    "match_id", "number", "kind", "reason", "deals", "record_patch", "verdict_patch", "created_at")})  # built once
 
 
 def shifted(patch: dict, first: int) -> dict:

@@ -13,6 +13,7 @@ from referee.visibility import CARD, PublicView, is_faced
 from . import feed as ledger
 from .db import Database
 from .deals import head_of
+from .held import sent
 from .ids import new_id
 from .keys import reader_sees_all
 from .models import FeedEvent, Match, Tournament, utcnow
@@ -48,6 +49,7 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     if not (finished_before or finished_now):
         _numbered(s, t, m, events)  # no standings to count
         return
+    sent(s)  # the write's statements held (held.py), before the reads of the standings
     # SQLite: this writing transaction read it (a plain row, matches.live_rows_in: read it as an entity)
     if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
         t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
@@ -65,7 +67,7 @@ def _numbered(s: Session, t: Tournament, m: Match, events: list[ledger.Event]) -
     inserted at once."""
     if isinstance(t, Tournament) and t in s and t in s.dirty:
         s.flush()  # a change of the row made through the session this transaction lands first
-    last = s.execute(_COUNTED, {"tid": t.id, "n": len(events), "at": m.updated_at}).scalar_one()
+    last = sent(s, _COUNTED, {"tid": t.id, "n": len(events), "at": m.updated_at}).scalar_one()
     if isinstance(t, Tournament) and t in s:
         s.expire(t, ["feed_seq", "write_count", "changed_at"])  # read again if asked
     if events:

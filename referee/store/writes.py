@@ -11,6 +11,7 @@ transaction, its key and body checked there: judging one deal takes well under a
 less than the reads a second transaction would repeat (issue 39, many tables)."""
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import partial
 from typing import Callable
 
@@ -29,6 +30,7 @@ from .deals import Tail, head_of, tail
 from .errors import Conflict, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
+from .held import holding, later
 from .history import add_revision, snapshot
 from .judging import judge, judge_tail
 from .matches import live_rows_in, load_match, load_match_in, record_for, status_of
@@ -170,13 +172,15 @@ class Writes:
         first = live.first if live is not None else 0
         finished_before = m.status == "finished"
         at = utcnow()
-        add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None, live)
-        m.updated_at = at
-        m.closed = m.closed or close or bool(record.get("closed"))
-        m.status = status_of(verdict, m.closed)
-        _row_written(s, m)
-        publish(s, t, m, before, Head(record, verdict), finished_before, kind, why_of(kind, record, before.record),
-                None if live is None else first)
+        # a live write's revision and rows are sent with the feed's count (held.py)
+        with holding(s) if live is not None else nullcontext():
+            add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None, live)
+            m.updated_at = at
+            m.closed = m.closed or close or bool(record.get("closed"))
+            m.status = status_of(verdict, m.closed)
+            _row_written(s, m)
+            publish(s, t, m, before, Head(record, verdict), finished_before, kind,
+                    why_of(kind, record, before.record), None if live is None else first)
         if live is None:
             return MatchView(m, True, Head(record, verdict))
         changed = (first + len(verdict["deals"]) - 1, verdict["deals"][-1])
@@ -234,7 +238,7 @@ def _row_written(s, m: Match) -> None:
     session's flush (which compares every attribute first): the object is left clean."""
     values = {name: getattr(m, name) for name in _WRITTEN}
     with s.no_autoflush:
-        s.execute(_UPDATE_ROW, {"the_id": m.id, **{f"new_{name}": v for name, v in values.items()}})
+        later(s, _UPDATE_ROW, {"the_id": m.id, **{f"new_{name}": v for name, v in values.items()}})
     if isinstance(m, Match):  # not a plain row (matches.live_rows_in)
         for name, value in values.items():
             set_committed_value(m, name, value)

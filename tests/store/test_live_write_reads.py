@@ -79,7 +79,7 @@ def test_a_card_at_deal_30_reads_what_a_card_at_deal_2_reads(counted):
         # options, the last deal's row (record, verdict, start, prefix) and what the feed
         # said of that deal: a handful of values, and each deal-row statement names its deal
         assert json_values <= 16
-        assert all(s.startswith("INSERT") or re.search(r"match_deals\.deal = ", s) for s in statements), statements
+        assert all(re.search(r"match_deals\.deal = |INSERT INTO match_deals", s) for s in statements), statements
         assert len(statements) <= 3
 
 
@@ -111,11 +111,11 @@ def test_a_card_is_one_transaction_and_a_deal_added_another(counted):
     assert len(begun) == 2 and view.match.revision == 3
     # the match's row (locked) with its tournament's and its last deal's (with the dealer
     # before it), by one statement; the revision, the two rows updated, the tournament's count
-    # (its row locked by that update); not whether the match was announced finished (a card
-    # that changes no outcome), nor what the feed said of the deal (a card that changes none
-    # of its facts)
+    # (its row locked by that update), on PostgreSQL by one statement (store/held.py); not
+    # whether the match was announced finished (a card that changes no outcome), nor what the
+    # feed said of the deal (a card that changes none of its facts)
     sent = [t for t in sent if not t.startswith("BEGIN")]
-    assert len(sent) <= 5 and not any("LIMIT" in t or "feed_events.type IN" in t for t in sent), sent
+    assert len(sent) <= (2 if store.db.is_postgres else 5) and not any("LIMIT" in t or "feed_events.type IN" in t for t in sent), sent
     assert view.live_dict()["deal"] == {"index": 29, "verdict": view.revision.verdict["deals"][29]}
 
 

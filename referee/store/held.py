@@ -1,0 +1,55 @@
+"""A live write's statements sent together (issue 39, many tables): the revision inserted, the
+deal's and the match's rows written are held while the write is stored and sent with its
+tournament's count (publishing._numbered's UPDATE ... RETURNING), on PostgreSQL as one
+statement, the held ones its data-modifying CTEs (one round trip where there were four),
+elsewhere one by one in the order they were held. Only statements built once are held (each
+with bind parameters of its own names); what the write reads meanwhile (the feed's rows) is
+none of what they write, and a write that counts standings sends them before it reads any."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+from sqlalchemy.orm import Session
+
+_HELD = "referee.held"  # Session.info's key: the statements held, while a write holds them
+_JOINED: dict[tuple[int, ...], object] = {}  # one statement per sequence held: built once
+
+
+@contextmanager
+def holding(s: Session) -> Iterator[None]:
+    """`later`'s statements held until `sent` (any still held are sent at the end)."""
+    s.info[_HELD] = []
+    try:
+        yield
+        sent(s)
+    finally:
+        s.info.pop(_HELD, None)
+
+
+def later(s: Session, stmt, params: dict) -> None:
+    """`stmt` executed with `params`: now, or with the statements held when they are sent."""
+    held = s.info.get(_HELD)
+    if held is None:
+        s.execute(stmt, params)
+    else:
+        held.append((stmt, params))
+
+
+def sent(s: Session, stmt=None, params: dict | None = None):
+    """The statements held sent, then `stmt` (with `params`): its result, None without one."""
+    held = s.info.get(_HELD) or []
+    if held:
+        s.info[_HELD] = []
+    if stmt is not None and held and s.get_bind().dialect.name == "postgresql":
+        key = (id(stmt), *(id(h) for h, _ in held))
+        joined = _JOINED.get(key)
+        if joined is None:
+            joined = _JOINED[key] = stmt.add_cte(*(h.cte(f"held_{i}") for i, (h, _) in enumerate(held)))
+        together = dict(params)
+        for _, p in held:
+            together.update(p)
+        return s.execute(joined, together)
+    for h, p in held:
+        s.execute(h, p)
+    return None if stmt is None else s.execute(stmt, params)
