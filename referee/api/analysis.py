@@ -85,7 +85,7 @@ def analysis_budget():
 
 @bp.post("/v1/analysis", endpoint="createAnalysis")
 def create_analysis():
-    data = load(AnalysisSchema(), read_json(), "analysis request", {"record": read})
+    data = load(AnalysisSchema, read_json(), "analysis request", {"record": read})
     return respond(data["record"], data, lambda budget: budget.settler())
 
 

@@ -4,6 +4,7 @@ values or refused with a 422 that points at every problem (`load`). A record ins
 line (`load(..., parts=...)`, `load_record`)."""
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -109,9 +110,19 @@ def invalid(what: str, errors: list[dict]) -> Problem:
     return Problem(422, f"Invalid {what}", f"{len(errors)} problem(s) in the {what}; see errors", errors=errors)
 
 
-def load(schema: Schema, data: Any, what: str = "request",
+@cache
+def _shared(schema: type[Schema]) -> Schema:
+    """One instance of a schema for every request: making one copies its fields (about 0.1 ms,
+    a tenth of Flask's own cost a request), and a load leaves nothing on it."""
+    return schema()
+
+
+def load(schema: Schema | type[Schema], data: Any, what: str = "request",
          parts: dict[str, Callable[[Any, str], Any]] | None = None) -> dict:
-    """`parts`: fields checked by referee.record_shape (name -> check(value, pointer))."""
+    """`schema`: a schema, or its class (its one shared instance); `parts`: fields checked by
+    referee.record_shape (name -> check(value, pointer))."""
+    if isinstance(schema, type):
+        schema = _shared(schema)
     if not isinstance(data, dict):
         raise Problem(422, f"Invalid {what}", f"the {what} body must be a JSON object",
                       errors=[{"pointer": "/", "detail": "must be an object"}])

@@ -81,7 +81,7 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 @bp.post("/v1/tournaments", endpoint="createTournament")
 def create_tournament():
     require_operator(bearer_key())  # before the body is read, like any key
-    data = load(TournamentCreateSchema(), read_json(), "tournament")
+    data = load(TournamentCreateSchema, read_json(), "tournament")
     t, key, read_key = store().create_tournament(data["name"], data["preset"], data["options"], data["public"])
     response = jsonify({**tournament_settings(t), "key": key, "read_key": read_key})
     response.status_code = 201
@@ -99,7 +99,7 @@ def list_tournaments():
 @bp.post("/v1/tournaments/<tournament_id>/keys/rotate", endpoint="rotateKey")
 @writes
 def rotate_key(tournament_id: str):
-    data = load(KeyRotateSchema(), read_json(), "key rotation")
+    data = load(KeyRotateSchema, read_json(), "key rotation")
     new = store().rotate_key(tournament_id, bearer_key(), data["key"])
     return jsonify({"tournament": tournament_id, "key": data["key"], "new_key": new})
 
@@ -127,7 +127,7 @@ def get_feed(tournament_id: str):
 def create_match():
     raw = read_body()
     _key_for_named_tournament(raw)
-    data = load(MatchCreateSchema(), read_json(raw), "match", {"record": _stored_record})
+    data = load(MatchCreateSchema, read_json(raw), "match", {"record": _stored_record})
     view, created = store().create_match(data["tournament"], bearer_key(), data["record"], data.get("external_id"))
     return _match_response(view, 201 if created else 200)
 
@@ -177,7 +177,7 @@ def append_events(match_id: str):
     body = read_json_later()
 
     def events():
-        return load(EventsSchema(), body(), "events", {"events": check_events})["events"]
+        return load(EventsSchema, body(), "events", {"events": check_events})["events"]
     view = store().append_events(match_id, bearer_key(), request.headers.get("If-Match"), events)
     return _live_response(view)
 
@@ -195,7 +195,7 @@ def start_deal(match_id: str):
 @bp.put("/v1/matches/<match_id>/record", endpoint="reviseRecord")
 @writes
 def revise_record(match_id: str):
-    data = load(ReviseSchema(), read_json(), "revision", {"record": _stored_record})
+    data = load(ReviseSchema, read_json(), "revision", {"record": _stored_record})
     view = store().revise(match_id, bearer_key(), request.headers.get("If-Match"), data["record"], data["reason"])
     return _match_response(view)
 
@@ -220,7 +220,7 @@ def get_revision(match_id: str, number: int):
 @bp.post("/v1/tournaments/<tournament_id>/webhooks", endpoint="createWebhook")
 @writes
 def create_webhook(tournament_id: str):
-    data = load(WebhookCreateSchema(), read_json(), "webhook")
+    data = load(WebhookCreateSchema, read_json(), "webhook")
     hook, secret = Webhooks(store()).register(tournament_id, bearer_key(), data["url"])
     response = jsonify({**hook, "secret": secret})
     response.status_code = 201
