@@ -138,6 +138,20 @@ class ProblemWorker(ThreadWorker):
     a thread's reads and writes, bounds on the connections open, and gunicorn's own error
     answers as problem+json."""
 
+    @classmethod
+    def check_config(cls, cfg, log):
+        """In gunicorn's master, once, before any worker starts: the app's modules imported
+        (about 1 s of CPU), so each worker forks with them loaded and only builds its app
+        (create_app: its own database engine, keys and search slots, nothing opened shared).
+        A worker is replaced every max_requests requests: each replacement imported them
+        again, about 1 ms of CPU a request amortised. A module that fails to import here is
+        left to the worker, which fails as it did."""
+        super().check_config(cfg, log)
+        try:
+            import referee.api, referee.app, referee.pages, referee.store.service  # noqa: F401, E401
+        except Exception:  # noqa: BLE001 - the worker's own import says what is wrong
+            log.debug("the app's modules were not imported before the workers", exc_info=True)
+
     def init_process(self):
         self.arrivals: dict[int, Arrival] = {}
         self.buffered = 0
