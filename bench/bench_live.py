@@ -24,6 +24,11 @@ workers of 8 threads), on 127.0.0.1, its database made fresh for the run. The pa
    tiny WSGI app under the same gunicorn settings and database that checks a bearer key
    against a stored SHA-256 and inserts one row (bare_write below), from the same threads.
    Goals: deal 30 at least half the bare write's rate, its p99 within 1.5x of deal 1's.
+   Beside it, for information only (the goals stay judged against the bare write): the bare
+   write plus the feed's numbering, the one UPDATE ... RETURNING of the tournament's row that
+   every real write makes (referee/store/publishing.py's _numbered: the write counted, the
+   feed's number moved, the last change kept; on PostgreSQL it holds that row's lock to the
+   commit), its owners in 4 tournaments as the live tables are: its own column of ratios.
 3. tournament: finished one-deal Double Sir matches between different teams (new players in
    each), first with `referee import --close` (in three runs: the first 100, the middle, the
    last 100; each run's wall and CPU time less an import of an empty file's, its start-up),
@@ -35,7 +40,19 @@ workers of 8 threads), on 127.0.0.1, its database made fresh for the run. The pa
    included; PostgreSQL: pg_database_size).
 
 Beside each wall time, the server workers' CPU time (from /proc) for the same writes: the
-machine's load stretches the one and hardly the other.
+machine's load stretches the one more than the other (the other too, by up to a half under
+load average 15 on the shared cores: compare CPU times of one run, not of runs apart).
+
+--split (the tables part): the referee's server runs split_worker.SplitWorker (SPLIT_WORKER
+below: referee.worker's ProblemWorker, each request's thread CPU taken apart), and each live
+row is followed by where a write's CPU went: the worker's poller thread; gunicorn in the
+request's thread (parsing, the environ, writing the answer, the access log, the hooks);
+Flask around the view (its request context, routing, after-request hooks, the response
+object); the view around the store (the body received, the answer's JSON, ETag and
+headers); the store's write (the body parsed and validated, the key checked, the
+connection's checkout and its pre-ping, the statements, the judging), the pre-ping apart;
+and, beside the workers, the database server's CPU (PostgreSQL's processes) and the bench's
+own (the clients), every row's bare writes included.
 
 --quick: 10 deals, 100 tables for 8 s each, 300 matches; --full: 40 deals, 100 tables for
 20 s each, 2,000 matches (--deals, --tables, --seconds, --matches change one size).
@@ -89,24 +106,33 @@ BARE_APP = '''
 import hashlib
 import json
 import os
+from datetime import datetime, timezone
 
 from sqlalchemy import text
 
 from referee.store.db import make_engine
 
 engine = make_engine(os.environ["DATABASE_URL"])
+# /numbered/<owner>: also the feed's numbering, as publishing._numbered's UPDATE of the tournament
+NUMBERED = text("UPDATE bench_bare_tournaments SET write_count = write_count + 1, feed_seq = feed_seq + 1,"
+                " changed_at = CASE WHEN changed_at IS NULL OR changed_at < :at THEN :at ELSE changed_at END"
+                " WHERE id = :t RETURNING feed_seq")
 
 
 def app(environ, start_response):
     key = environ.get("HTTP_AUTHORIZATION", "").removeprefix("Bearer ")
     size = int(environ.get("CONTENT_LENGTH") or 0)
     body = environ["wsgi.input"].read(size)
-    owner = environ.get("PATH_INFO", "/").rsplit("/", 1)[-1]
+    path = environ.get("PATH_INFO", "/")
+    owner = path.rsplit("/", 1)[-1]
     with engine.begin() as db:
         stored = db.execute(text("SELECT hash FROM bench_bare_keys WHERE id = :id"), {"id": owner}).scalar()
         if stored is None or stored != hashlib.sha256(key.encode()).hexdigest():
             start_response("403 Forbidden", [("Content-Type", "application/json")])
             return [b'{"status": 403}']
+        if path.startswith("/numbered/"):
+            at = datetime.now(timezone.utc).replace(tzinfo=None).isoformat(" ")
+            db.execute(NUMBERED, {"t": int(owner.rsplit("-", 1)[-1]) % 4, "at": at}).scalar_one()
         row = db.execute(text("INSERT INTO bench_bare_rows (owner, body) VALUES (:o, :b) RETURNING id"),
                          {"o": owner, "b": body.decode()}).scalar()
     out = json.dumps({"id": row}).encode()
@@ -115,8 +141,145 @@ def app(environ, start_response):
 '''
 
 
+SPLIT_WORKER = """
+\"\"\"bench_live --split: referee.worker's ProblemWorker, each request's thread CPU taken apart
+(time.thread_time around gunicorn's handling, the WSGI app, the view, the store's write, the
+pool's pre-ping), the totals written every 10 requests to $BENCH_SPLIT/<pid>.json with the
+poller's (the main thread's) CPU.\"\"\"
+import functools
+import json
+import os
+import threading
+import time
+
+from referee.worker import ProblemWorker
+
+_now = threading.local()
+
+
+def _timed(name, f):
+    @functools.wraps(f)
+    def timed(*args, **kwargs):
+        began = time.thread_time()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            _now.took[name] = _now.took.get(name, 0.0) + time.thread_time() - began
+    return timed
+
+
+class SplitWorker(ProblemWorker):
+    def load_wsgi(self):
+        super().load_wsgi()
+        app = self.wsgi.args[0]  # ProblemWorker's partial(closing_unread, app)
+        self.wsgi = _timed("app", self.wsgi)
+        for name, view in list(app.view_functions.items()):
+            app.view_functions[name] = _timed("view", view)
+        store = app.extensions["referee.store"]
+        for name in ("append_events", "add_deal"):
+            setattr(store, name, _timed("store", getattr(store, name)))
+        dialect = store.db.engine.dialect
+        dialect.do_ping = _timed("ping", dialect.do_ping)
+        self.split, self.split_lock = {"requests": 0}, threading.Lock()
+
+    def handle(self, conn):
+        _now.took = {}
+        began = time.thread_time()
+        try:
+            return super().handle(conn)
+        finally:
+            took = dict(_now.took, handle=time.thread_time() - began)
+            with self.split_lock:
+                self.split["requests"] += 1
+                for k, v in took.items():
+                    self.split[k] = self.split.get(k, 0.0) + v
+                if self.split["requests"] % 10 == 0:
+                    self._write()
+
+    def _write(self):
+        pid = os.getpid()
+        fields = open(f"/proc/{pid}/task/{pid}/stat").read().rsplit(")", 1)[1].split()
+        poller = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        with open(os.path.join(os.environ["BENCH_SPLIT"], f"{pid}.json"), "w") as f:
+            json.dump(dict(self.split, poller=poller), f)
+"""
+
+
+def split_totals(where: Path) -> dict[str, dict]:
+    """--split's totals so far, by worker (each worker's file, as last written)."""
+    found = {}
+    for path in where.glob("*.json"):
+        try:
+            found[path.name] = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue  # being written
+    return found
+
+
+def database_cpu(url: str) -> float:
+    """CPU seconds of the PostgreSQL server behind `url` (its postmaster and the processes it
+    started, those ended included), from /proc; 0 for SQLite (it runs in the workers)."""
+    if not url.startswith("postgresql"):
+        return 0.0
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    candidates = list(Path("/dev/shm").glob("referee-pg-*/data/postmaster.pid"))
+    candidates += list(Path(tempfile.gettempdir()).glob("referee-pg-*/data/postmaster.pid"))
+    for found in candidates:
+        lines = found.read_text().splitlines()
+        if len(lines) > 3 and lines[3].strip() == port:
+            pid = int(lines[0])
+            break
+    else:
+        return float("nan")
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    total = sum(int(x) for x in fields[11:15])
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+class Window:
+    """CPU seconds over one timed part: the workers', the database server's, the bench's own
+    (its client threads), and --split's totals when the server keeps them."""
+
+    def __init__(self, port: int, url: str, split: Path | None):
+        self.port, self.url, self.split = port, url, split
+
+    def read(self) -> tuple:
+        own = os.times()
+        return (workers_cpu(self.port), database_cpu(self.url), own.user + own.system,
+                split_totals(self.split) if self.split else {})
+
+    def __enter__(self):
+        self.before = self.read()
+        return self
+
+    def __exit__(self, *exc):
+        self.after = self.read()
+
+    def per_write(self, writes: int) -> dict[str, float]:
+        """ms a write: workers, database, client, and --split's parts (per request counted)."""
+        (w0, d0, c0, s0), (w1, d1, c1, s1) = self.before, self.after
+        out = {"workers": (w1 - w0) / writes * 1000, "database": (d1 - d0) / writes * 1000,
+               "client": (c1 - c0) / writes * 1000}
+        sums: dict[str, float] = {"new workers": len(set(s1) - set(s0))}
+        for name, now in s1.items():
+            then = s0.get(name, {})
+            for k, v in now.items():
+                sums[k] = sums.get(k, 0.0) + v - then.get(k, 0.0)
+        if sums.get("requests"):
+            out.update({k: v / sums["requests"] * 1000 for k, v in sums.items() if k not in ("requests", "new workers")},
+                       requests=sums["requests"], new=sums["new workers"])
+        return out
+
+
 def bare_tables(url: str, owners: list[str], key: str) -> None:
-    """The bare write's two tables, in the referee's database (so the same engine settings)."""
+    """The bare write's tables, in the referee's database (so the same engine settings): the
+    keys, the rows, and the 4 tournaments' rows the numbered write updates."""
     import hashlib
 
     from sqlalchemy import text
@@ -128,19 +291,25 @@ def bare_tables(url: str, owners: list[str], key: str) -> None:
     with engine.begin() as db:
         db.execute(text("CREATE TABLE bench_bare_keys (id VARCHAR(64) PRIMARY KEY, hash VARCHAR(64) NOT NULL)"))
         db.execute(text(f"CREATE TABLE bench_bare_rows (id {serial} PRIMARY KEY, owner VARCHAR(64), body TEXT)"))
+        db.execute(text("CREATE TABLE bench_bare_tournaments (id INTEGER PRIMARY KEY, write_count INTEGER NOT NULL,"
+                        " feed_seq INTEGER NOT NULL, changed_at TIMESTAMP)"))
+        for t in range(4):
+            db.execute(text("INSERT INTO bench_bare_tournaments VALUES (:t, 0, 0, NULL)"), {"t": t})
         for owner in owners:
             db.execute(text("INSERT INTO bench_bare_keys VALUES (:i, :h)"),
                        {"i": owner, "h": hashlib.sha256(key.encode()).hexdigest()})
     engine.dispose()
 
 
-def start_server(app: str, url: str, cwd: Path) -> tuple[subprocess.Popen, int]:
+def start_server(app: str, url: str, cwd: Path, more: tuple[str, ...] = (),
+                 env_more: dict | None = None) -> tuple[subprocess.Popen, int]:
     """gunicorn with referee.serving's settings (as `referee serve`), its 2 workers, on a free
-    loopback port, answering /healthz (or anything, for the bare app) within 30 s."""
+    loopback port, answering /healthz (or anything, for the bare app) within 30 s; `more`:
+    gunicorn's arguments after those (--split's worker class)."""
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": f"{ROOT}:{cwd}"}
+    env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": f"{ROOT}:{cwd}", **(env_more or {})}
     proc = subprocess.Popen([PY, "-m", "gunicorn", "-c", "python:referee.serving", "--access-logfile", "/dev/null",
-                             "--bind", f"127.0.0.1:{port}", "--workers", "2", app],
+                             "--bind", f"127.0.0.1:{port}", "--workers", "2", *more, app],
                             cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -176,8 +345,8 @@ def workers_cpu(port: int) -> float:
 
 
 @contextmanager
-def served(app: str, url: str, cwd: Path):
-    proc, port = start_server(app, url, cwd)
+def served(app: str, url: str, cwd: Path, more: tuple[str, ...] = (), env_more: dict | None = None):
+    proc, port = start_server(app, url, cwd, more, env_more)
     PIDS[port] = proc.pid
     try:
         yield port
@@ -410,9 +579,10 @@ def run_threads(threads: int, work) -> list:
         return list(pool.map(work, range(threads)))
 
 
-def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, float, int, float]:
-    """(appends/s, p50 ms, p99 ms, appends) of `tables` matches in 4 tournaments, each at deal
-    prefill+1, played one card a turn by `threads` clients for at most `seconds`."""
+def many_tables(port: int, size: dict, prefill: int, url: str = "", split: Path | None = None) -> tuple:
+    """(appends/s, p50 ms, p99 ms, appends, workers' CPU ms a write, CPU parts) of `tables`
+    matches in 4 tournaments, each at deal prefill+1, played one card a turn by `threads`
+    clients for at most `seconds`."""
     setup = Client(port)
     owners = [tournament(setup, f"Tables {k}", "court-piece", {"target": None}) for k in range(4)]
     setup.close()
@@ -443,13 +613,17 @@ def many_tables(port: int, size: dict, prefill: int) -> tuple[float, float, floa
                     times[i].append(t.play()[0])
         return time.perf_counter() - began
 
-    before = workers_cpu(port)
-    spans = run_threads(threads, play)
-    cpu = workers_cpu(port) - before
+    with Window(port, url, split) as window:
+        spans = run_threads(threads, play)
     for group in mine:
         for t in group[:1]:
             t.client.close()
-    return latency([x for ts in times for x in ts], max(spans), cpu)
+    return timed(times, spans, window)
+
+
+def timed(times: list[list[float]], spans: list[float], window: "Window") -> tuple:
+    done = [x for ts in times for x in ts]
+    return (*latency(done, max(spans), window.after[0] - window.before[0]), window.per_write(max(1, len(done))))
 
 
 def latency(times: list[float], span: float, cpu: float) -> tuple[float, float, float, int, float]:
@@ -459,7 +633,8 @@ def latency(times: list[float], span: float, cpu: float) -> tuple[float, float, 
     return len(times) / span, statistics.median(ordered) * 1000, p99 * 1000, len(times), cpu / len(times) * 1000
 
 
-def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[float, float, float, int, float]:
+def bare_write(port: int, size: dict, owners: list[str], key: str, kind: str = "bare", url: str = "") -> tuple:
+    """The bare write (`kind` "bare"), or the bare write plus the feed's numbering ("numbered")."""
     threads = size["threads"]
     start = threading.Barrier(threads, timeout=WAIT)
     times: list[list[float]] = [[] for _ in range(threads)]
@@ -471,24 +646,44 @@ def bare_write(port: int, size: dict, owners: list[str], key: str) -> tuple[floa
         began, n = time.perf_counter(), 0
         while time.perf_counter() - began < size["seconds"] and n < 100_000:
             owner = owners[(i + n * threads) % len(owners)]
-            times[i].append(client.ok("POST", f"/bare/{owner}", body, {"Authorization": f"Bearer {key}"})[2])
+            times[i].append(client.ok("POST", f"/{kind}/{owner}", body, {"Authorization": f"Bearer {key}"})[2])
             n += 1
         client.close()
         return time.perf_counter() - began
 
-    before = workers_cpu(port)
-    spans = run_threads(threads, write)
-    return latency([x for ts in times for x in ts], max(spans), workers_cpu(port) - before)
+    with Window(port, url, None) as window:
+        spans = run_threads(threads, write)
+    return timed(times, spans, window)
 
 
-def show_tables(bare, first, later, prefill: int) -> None:
-    rows = [("bare write (key check + one INSERT), the limit", bare), ("live appends at deal 1", first),
+def show_tables(bare, numbered, first, later, prefill: int, split: bool = False) -> None:
+    """Each row's rate as a share of the bare write's (the goal's) and, in its own column, of
+    the bare write plus the feed's numbering (information); with --split, where each row's
+    CPU went."""
+    rows = [("bare write (key check + one INSERT), the limit", bare),
+            ("bare write + the feed's numbering (information)", numbered), ("live appends at deal 1", first),
             (f"live appends at deal {prefill + 1}", later)]
-    for label, (rate, p50, p99, count, cpu) in rows:
-        print(f"    {label:48} {rate:6.1f} appends/s ({rate / bare[0]:4.2f} of bare)  p50 {p50:6.1f} ms"
-              f"  p99 {p99:6.1f} ms  server CPU {cpu:5.1f} ms a write ({count} writes)")
+    for label, (rate, p50, p99, count, cpu, parts) in rows:
+        print(f"    {label:48} {rate:6.1f} appends/s ({rate / bare[0]:4.2f} of bare, {rate / numbered[0]:4.2f} of"
+              f" bare+numbering)  p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  server CPU {cpu:5.1f} ms a write ({count} writes)")
+        if split:
+            show_split(parts)
     print(f"    deal {prefill + 1} against deal 1: rate {later[0] / first[0]:4.2f}x, p99 {later[2] / first[2]:4.2f}x"
-          f" (goals: at least 0.5 of bare's rate: {later[0] / bare[0]:4.2f}; p99 within 1.5x)")
+          f" (goals: at least 0.5 of bare's rate: {later[0] / bare[0]:4.2f}; p99 within 1.5x;"
+          f" information: {later[0] / numbered[0]:4.2f} of bare+numbering's)")
+
+
+def show_split(parts: dict[str, float]) -> None:
+    """--split's line: ms of CPU a write, by part."""
+    line = f"workers {parts['workers']:.2f}"
+    if "handle" in parts:
+        g = parts.get
+        line += (f" = poller {g('poller', 0):.2f} + gunicorn {g('handle', 0) - g('app', 0):.2f}"
+                 f" + Flask {g('app', 0) - g('view', 0):.2f} + view {g('view', 0) - g('store', 0):.2f}"
+                 f" + store {g('store', 0):.2f} (pre-ping {g('ping', 0):.2f})"
+                 f" ({parts['requests']:.0f} requests taken apart; {parts['new']} workers started meanwhile,"
+                 f" a start counted in its poller)")
+    print(f"      CPU ms a write: {line}; database server {parts['database']:.2f}; bench clients {parts['client']:.2f}")
 
 
 # -- 3. a tournament --------------------------------------------------------------------------
@@ -604,7 +799,7 @@ def show_tournament(label: str, rows: list, kinds: tuple[str, str]) -> None:
 
 # -- the run -----------------------------------------------------------------------------------
 
-def run(kind: str, size: dict, parts: set[str], tmp: Path) -> None:
+def run(kind: str, size: dict, parts: set[str], tmp: Path, split: bool = False) -> None:
     print(f"{kind}:", flush=True)
     (tmp / "bare_app.py").write_text(BARE_APP)
     if "table" in parts:
@@ -615,12 +810,18 @@ def run(kind: str, size: dict, parts: set[str], tmp: Path) -> None:
             owners, key = [f"owner-{k}" for k in range(size["tables"])], "bench-key"
             bare_tables(url, owners, key)
             with served("bare_app:app", url, tmp) as port:
-                bare = bare_write(port, size, owners, key)
-            with served("wsgi:app", url, ROOT) as port:
-                first = many_tables(port, size, 0)
-                later = many_tables(port, size, size["prefill"])
+                bare = bare_write(port, size, owners, key, url=url)
+                numbered = bare_write(port, size, owners, key, "numbered", url)
+            where = Path(tempfile.mkdtemp(dir=tmp)) if split else None
+            if where:
+                (tmp / "split_worker.py").write_text(SPLIT_WORKER)
+            more = ("--worker-class", "split_worker.SplitWorker") if split else ()
+            with served("wsgi:app", url, ROOT, more, {"BENCH_SPLIT": str(where), "PYTHONPATH": f"{ROOT}:{tmp}"}
+                        if split else None) as port:
+                first = many_tables(port, size, 0, url, where)
+                later = many_tables(port, size, size["prefill"], url, where)
         print(f"  {size['tables']} tables in 4 tournaments, {size['threads']} client threads, {size['seconds']:.0f} s each:")
-        show_tables(bare, first, later, size["prefill"])
+        show_tables(bare, numbered, first, later, size["prefill"], split)
     if "tournament" in parts:
         records = finished_matches(size["matches"])
         with database(kind, tmp) as url, served("wsgi:app", url, ROOT) as port:
@@ -640,6 +841,8 @@ def main() -> None:
     mode.add_argument("--full", action="store_true", help="the issue's sizes: 40 deals, 100 tables for 20 s, 2,000 matches")
     parser.add_argument("--databases", default="sqlite,postgresql", help="sqlite, postgresql or both (comma-separated)")
     parser.add_argument("--parts", default="table,tables,tournament", help="which parts (comma-separated)")
+    parser.add_argument("--split", action="store_true",
+                        help="tables: also where a write's CPU went (the server's worker taken apart; see above)")
     for name in ("deals", "tables", "seconds", "matches"):
         parser.add_argument(f"--{name}", type=float if name == "seconds" else int, help=f"override the mode's {name}")
     args = parser.parse_args()
@@ -651,7 +854,7 @@ def main() -> None:
           f" load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, {os.cpu_count()} cores", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-live-") as d:
         for kind in args.databases.split(","):
-            run(kind.strip(), size, parts, Path(d))
+            run(kind.strip(), size, parts, Path(d), args.split)
     print(f"load average at the end {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
