@@ -22,8 +22,14 @@ cdef class Bounds(Quick):
     cdef public int monotone
 
     @cython.locals(left=cython.int, us=cython.int, them=cython.int, q=cython.int, sure=cython.int, rel=u64,
-                   fell=cython.int)
+                   fell=cython.int, ten=u64)
     cdef u64 _envelope(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(tr=cython.int, lead=cython.int, b=cython.int, p=cython.int, o1=cython.int, o2=cython.int,
+                   s=cython.int, a=u64, ours=u64, top=cython.int, w=cython.int)
+    cdef u64 _ten_trick(self, int sure) noexcept
+
+    cdef int _may_ruff(self, int b) noexcept
 
     @cython.locals(tr=cython.int, a=u64, holder=cython.int, team=cython.int, ours=u64)
     cdef int _ten_sure(self) noexcept

@@ -40,6 +40,13 @@ class Bounds(Quick):
                 return FALSE << RES | rel
             if self._sim(them, left, sure, 0) >= t:
                 return TRUE << RES | rel
+        ten = self._ten_trick(sure)
+        if ten:
+            if (self.leader & 1) == us:
+                if self._sim(us, 1, sure, 1) >= t:
+                    return TRUE << RES | ten | rel
+            elif self._sim(them, 1, sure, 1) < t:
+                return FALSE << RES | ten | rel
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
@@ -75,6 +82,53 @@ class Bounds(Quick):
                     fell += 1
         return fell
 
+
+    def _ten_trick(self, sure):
+        """A ten the leader's side surely wins in the trick about to be led (the tens counted,
+        no trump face down, not the trump ten where _ten_sure counts it): in a suit s of the
+        leader's, the top card still out that side's, and each opponent holding s (it must
+        follow) or unable to win by a trump (s is the trump; or the trump is known and it
+        holds none; or there is none for good). Led in s, the top card played (the leader
+        leads it, or leads low and the partner plays it), the trick is that side's, and a ten
+        falls in it: the side's own ten, held by the seat of the two that does not play the
+        top card; or where one seat holds both, or the ten is the top card, every card of s
+        above the ten is the side's, and the ten is played (led, or played by the partner on a
+        low lead), so the trick's highest card of s is the ten or one of its side's; or an
+        opponent's ten, its last card of s, which it must play. The rel mask of the ten and
+        the cards above it (the lengths apart), 0: none."""
+        if not self.tens_on or self.objective != SCORE or self.hidden or self.lmt:
+            return 0
+        tr = self.trump
+        lead = self.leader
+        b = lead * 4
+        p = ((lead + 2) & 3) * 4
+        o1 = ((lead + 1) & 3) * 4
+        o2 = ((lead + 3) & 3) * 4
+        s = 0
+        for s in range(4):
+            a = self.alive[s]
+            if not (a >> TEN) & 1 or not self.h[b + s] or (s == tr and sure >= 0):
+                continue
+            if s != tr and ((not self.h[o1 + s] and self._may_ruff(o1)) or (not self.h[o2 + s] and self._may_ruff(o2))):
+                continue
+            ours = self.h[b + s] | self.h[p + s]
+            top = self.high[a]
+            if not (ours >> top) & 1:
+                continue
+            w = b if (self.h[b + s] >> top) & 1 else p  # the seat that plays the top card
+            if (ours >> TEN) & 1:
+                if not (self.h[w + s] >> TEN) & 1 or not (a >> (TEN + 1)) & ~(ours >> (TEN + 1)):
+                    return self.up[s * 13 + TEN]
+            elif self.h[o1 + s] == 1 << TEN or self.h[o2 + s] == 1 << TEN:
+                return self.up[s * 13 + TEN]
+        return 0
+
+    def _may_ruff(self, b):
+        """May the seat at b * 4, out of a side suit led, win the trick by a trump: it holds the
+        known trump, or (a first-void game before its first show-out) its show-out sets one."""
+        if self.trump >= 0:
+            return 1 if self.h[b + self.trump] else 0
+        return 1 if self.r.first_void else 0
 
     def _ten_sure(self):
         """The team sure to take the trump ten (the tens counted, the trump known): it holds

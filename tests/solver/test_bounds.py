@@ -6,7 +6,7 @@ import random
 import pytest
 
 from referee.solver import loader
-from referee.solver.core_codes import FALSE, RES, SCORE, TRUE
+from referee.solver.core_codes import FALSE, RES, SCORE, TRUE, UNDECIDED
 from referee.solver.position import load, outcome
 
 from .positions import random_position
@@ -19,8 +19,13 @@ def _hands(deal):
 
 def _root(deal):
     """The Python search loaded with `deal`'s position, values for the side to play."""
+    return _root_for(deal, deal.to_play & 1)
+
+
+def _root_for(deal, team):
+    """The Python search loaded with `deal`'s position, values for `team`."""
     search = loader.python_search()(deal.rules, SCORE, outcome(deal))
-    load(search, deal, deal.to_play & 1)
+    load(search, deal, team)
     return search
 
 
@@ -132,6 +137,63 @@ def test_the_tens_that_fall_in_the_leaders_quick_tricks_are_its_sides():
     assert (search._cash(1, 0), search._fallen(1, -1)) == (2, 0)
 
 
+def _without_the_ten_trick(deal, team):
+    """The Python search at `deal`'s position, values for `team`, with no ten trick
+    (_ten_trick): what the other bounds answer alone."""
+    class Without(loader.python_search()):
+        def _ten_trick(self, sure):
+            return 0
+    search = Without(deal.rules, SCORE, outcome(deal))
+    load(search, deal, team)
+    return search
+
+
+@pytest.mark.parametrize("seed,left,hands,t", [
+    # the partner's ten under the leader's low diamond (seat 0 leads the 6; the queen and ten
+    # of diamonds, seat 2's, are the highest out; seat 3 follows, seat 1 has a diamond too)
+    (29, 4, ["2S 6D 9H KS", "5D 5H 7C KH", "6C 9D QD TD", "2D 7S 8D AH"], 1),
+    # diamonds trumps: seat 0 leads its ten, the jack (seat 1's) above it, and the partner's
+    # king takes the trick: the ten is not sure (_ten_sure), this trick is
+    (228, 3, ["2C 2S TD", "8D 8S JD", "6D KD TS", "5C 5D JC"], 5),
+    # the opponents' ten, seat 1's last spade, under the partner's ace (seat 3, out of
+    # spades, holds no heart, the trump)
+    (33, 4, ["7S 8S AH AS", "AD KD QC TS", "3S 7H 8H 9H", "6D 8C 8D 9D"], 1),
+    # no trump yet (first void): everyone holds a spade, so no show-out sets one; seat 3
+    # leads the 4, the partner's ace takes seat 2's last spade, the ten: the fourth ten of
+    # seat 3's side, a mendikot (9: margin 2, the deal)
+    (250, 4, ["7C 8D AC JS", "4D 9S AS KC", "5D KD QD TS", "4S 8C JC KH"], 9),
+])
+def test_a_ten_the_leaders_side_surely_wins_in_the_next_trick(seed, left, hands, t):
+    """mendikot: the leader's side wins the trick about to be led with a ten in it, whatever
+    the others play: its value is at least that trick's (a ten more) and then every trick
+    lost; and the other side's at most the same, seen from there. The bound decides where the
+    others do not."""
+    deal, search = _searched("mendikot", seed, left, hands)
+    us = deal.leader & 1
+    assert search.team == us and search._ten_trick(search._ten_sure())
+    assert search._sim(us, 1, -1, 0) < t <= search._sim(us, 1, -1, 1)
+    assert search._envelope(t) >> RES == TRUE
+    assert _without_the_ten_trick(deal, us)._envelope(t) >> RES == UNDECIDED
+    them = _without_the_ten_trick(deal, 1 - us)
+    assert them._envelope(1 - t) >> RES == UNDECIDED
+    them = _root_for(deal, 1 - us)
+    assert them._envelope(1 - t) >> RES == FALSE  # zero-sum: below -t + 1 is at most -t
+
+
+def test_a_ten_trick_needs_every_opponent_unable_to_ruff():
+    """The same positions with an opponent who may win the trick by a trump: seat 3 (out of
+    spades) given a heart, the trump; with no trump yet, seat 0 without its spade, whose
+    show-out would set one."""
+    search = _searched("mendikot", 33, 4, ["7S 8S AH AS", "AD KD QC TS", "3S 7H 8H 9H", "6D 8C 8D 9D"])[1]
+    search.h[3 * 4 + 1] |= 1 << 0  # the two of hearts
+    search.alive[1] |= 1 << 0
+    assert not search._ten_trick(-1)
+    search = _searched("mendikot", 250, 4, ["7C 8D AC JS", "4D 9S AS KC", "5D KD QD TS", "4S 8C JC KH"])[1]
+    search.h[0 * 4 + 0] = 0  # seat 0's jack of spades gone
+    search.alive[0] &= ~(1 << 9)
+    assert not search._ten_trick(-1)
+
+
 def _decided_by_the_pair(search, t):
     """_pile_bound's answer for `value >= t`, where every sequence of trick winners leaves it open."""
     search._pile_span(0, 0, 0)
@@ -184,7 +246,9 @@ def test_a_run_whose_pairs_an_option_blocks_is_no_sure_pair():
 @pytest.mark.parametrize("preset,seed,left", [("band-rang", 5, 4), ("band-rang", 165, 4), ("mendikot", 4, 3),
                                               ("mendikot", 8, 3), ("mendikot", 0, 3), ("mendikot", 38, 3),
                                               ("double-sir", 10, 4), ("double-sir", 53, 4), ("double-sir", 402, 4),
-                                              ("hidden-rung", 29, 4), ("dehla-pakad", 13, 4)])
+                                              ("hidden-rung", 29, 4), ("dehla-pakad", 13, 4),
+                                              ("mendikot", 29, 4), ("mendikot", 228, 3), ("mendikot", 33, 4),
+                                              ("mendikot", 250, 4)])
 def test_the_values_where_a_bound_cuts_are_the_exhaustive_searchs(preset, seed, left, search_class):
     _same(random_position(preset, random.Random(seed), left, 0), "score", search_class)
 
