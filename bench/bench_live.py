@@ -40,7 +40,7 @@ workers of 8 threads), on 127.0.0.1, its database made fresh for the run. The pa
    included; PostgreSQL: pg_database_size).
 
 Beside each wall time, the server workers' CPU time (from /proc) for the same writes: the
-machine's load stretches the one more than the other (the other too, by up to a half under
+machine's load stretches the one more than the other (the other too, by up to twice under
 load average 15 on the shared cores: compare CPU times of one run, not of runs apart).
 
 --split (the tables part): the referee's server runs split_worker.SplitWorker (SPLIT_WORKER
