@@ -117,16 +117,14 @@ class Table:
         return self.scrub(out)
 
     def deal_verdict(self, deal: dict, deal_record: dict) -> dict:
+        violations = self.violations(deal, deal_record)
         deal = _rewritable(deal)
-        events = deal_record.get("events", [])
-        face_down = {i: events[i].get("play") for i in face_down_plays(deal_record)}
         trump_shown = self.shows_trump(deal.get("trump"))
         if not trump_shown:
             _hide_trump(deal)
         elif deal.get("trump") and "card" in deal["trump"] and deal["trump"]["card"] not in self.seen:
             del deal["trump"]["card"]  # a card turned up only in an older revision
-        deal["violations"] = [self.violation(v, face_down) for v in deal["violations"]
-                              if v.get("proof") != "hand" and (trump_shown or v["code"] not in TRUMP_BREACHES)]
+        deal["violations"] = violations
         for trick in deal["tricks"]:
             for card in trick["cards"]:
                 if card.get("face_down"):
@@ -135,6 +133,15 @@ class Table:
             deal["unproven"] = [self.unproven(u) for u in deal["unproven"]
                                 if trump_shown or u.get("code") not in TRUMP_BREACHES]
         return self.scrub(deal)
+
+    def violations(self, deal: dict, deal_record: dict) -> list[dict]:
+        """A deal's violations as its verdict shows them (deal_verdict's): none proven by a
+        hand, none that exists only once the trump was shown while it is not."""
+        events = deal_record.get("events", [])
+        face_down = {i: events[i].get("play") for i in face_down_plays(deal_record)}
+        trump_shown = self.shows_trump(deal.get("trump"))
+        return [self.violation(v, face_down) for v in deal["violations"]
+                if v.get("proof") != "hand" and (trump_shown or v["code"] not in TRUMP_BREACHES)]
 
     def violation(self, v: dict, face_down: dict[int, str] | None = None) -> dict:
         """A violation as the table sees it now; `face_down`: the face-down plays (event: card)
@@ -312,9 +319,14 @@ class PublicView:
         return nxt
 
     def violations(self) -> list[tuple[int, dict[str, Any]]]:
-        """(deal index, violation) pairs of this revision that may be published."""
-        verdict = self.verdict()
-        return [(i, v) for i, d in enumerate(verdict["deals"]) for v in d["violations"]]
+        """(deal index, violation) pairs of this revision that may be published: the shown
+        verdict's, a hidden deal's made alone where that verdict is not made (the feed's diff
+        of a card asks for nothing else of it; scrubbing a violation again changes nothing)."""
+        if self._verdict is not None:
+            return [(i, v) for i, d in enumerate(self._verdict["deals"]) for v in d["violations"]]
+        record = self.full_record["deals"]
+        return [(i, v) for i, d in enumerate(self.full_verdict["deals"])
+                for v in (self.tables[i].violations(d, record[i]) if i in self.tables else d["violations"])]
 
     def violation(self, index: int, v: dict) -> dict:
         """A violation published before (from an older revision) as the table sees it now."""

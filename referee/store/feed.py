@@ -52,10 +52,12 @@ def violation_facts(view: PublicView | None) -> dict[tuple, dict]:
 
 def trick_facts(view: PublicView | None, deals: set[int]) -> dict[tuple, dict]:
     """Per completed trick that counts (the verdict's `tricks`) of `deals`, what the feed
-    says of it, as the view shows it."""
+    says of it, as the view shows it: numbers (seats, a team, counts), which R-31 hides none
+    of, read from the full verdict (a hidden deal's shown verdict keeps every trick), so the
+    feed's diff of a card makes no shown verdict of its deal."""
     if view is None:
         return {}
-    shown = view.verdict()["deals"]
+    shown = view.full_verdict["deals"]
     return {(i, t["number"]): {"deal": i, "trick": t["number"], **{k: t[k] for k in TRICK_FIELDS},
                                "pile": t["pile_after"]}
             for i in sorted(deals) if i < len(shown) for t in shown[i]["tricks"]}
