@@ -42,7 +42,8 @@ cdef class Pool(Moves):
     @cython.locals(count=cython.int, mask=u64, k=cython.int, j=cython.int, a=u64, b=u64, i=u64)
     cdef int _grow_index(self) except -1
 
-    @cython.locals(first=cython.int, count=cython.int, e=cython.int, base=cython.int, meta=u64, kind=u64,
+    @cython.locals(first=cython.int, room=cython.int, stored=cython.int, at=cython.int, count=cython.int,
+                   e=cython.int, base=cython.int, meta=u64, kind=u64,
                    te=cython.longlong, move=cython.int, pool=u64[:], c0=u64, c1=u64, c2=u64, c3=u64)
     cdef u64 _lookup(self, int b, long long t) noexcept
 

@@ -130,7 +130,9 @@ class Pool(Moves):
 
     def _lookup(self, b, t):
         """A table entry of bucket b that decides `value >= t` here, as an answer; else
-        UNDECIDED (and `hint`, the best move an entry for this position remembers, or -1)."""
+        UNDECIDED (and `hint`, the best move an entry for this position remembers, or -1).
+        The newest entry first, as DDS looks (TransTableL::LookupCards): on full deals a hit
+        is found after half as many entries as from the oldest."""
         self.hint = -1
         if b < 0:
             return UNDECIDED << RES
@@ -140,10 +142,14 @@ class Pool(Moves):
         c2 = self.code[2]
         c3 = self.code[3]
         first = self.bucket[3 * b]
-        count = min(self.bucket[3 * b + 2], self.bucket[3 * b + 1])
+        room = self.bucket[3 * b + 1]
+        stored = self.bucket[3 * b + 2]
+        count = min(stored, room)
+        at = (stored - 1) & (room - 1)  # the newest (room is a power of 2: _slot)
         e = 0
-        base = first * WORDS
         for e in range(count):
+            base = (first + at) * WORDS
+            at = (at - 1) & (room - 1)
             meta = pool[base + 4]
             if ((c0 >> (meta & 63)) == pool[base] and (c1 >> ((meta >> 6) & 63)) == pool[base + 1]
                     and (c2 >> ((meta >> 12) & 63)) == pool[base + 2] and (c3 >> ((meta >> 18) & 63)) == pool[base + 3]):
@@ -155,7 +161,6 @@ class Pool(Moves):
                 if self.hint < 0:
                     move = (meta >> 26) & 63
                     self.hint = move - 1
-            base += WORDS
         return UNDECIDED << RES
 
     def _entry_rel(self, meta):
