@@ -10,6 +10,7 @@ from referee.solver.core_quick cimport Quick
 cdef int ACE
 cdef int END_PILE
 cdef int END_THIRTEEN
+cdef int EXACT
 cdef u64 FALSE
 cdef int RES
 cdef int SCORE

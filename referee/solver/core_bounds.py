@@ -3,7 +3,7 @@
 trick won is never worse than lost, the outcomes every end of the deal can reach; in pile and
 deciding-pair games, those every sequence of trick winners can reach, after the leader's quick
 tricks (the spans: core_spans.py)."""
-from .core_codes import ACE, END_PILE, END_THIRTEEN, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
+from .core_codes import ACE, END_PILE, END_THIRTEEN, EXACT, FALSE, RES, SCORE, TEN, TRUE, UNDECIDED
 from .core_kernel import pile_blocked
 from .core_quick import Quick
 
@@ -135,8 +135,8 @@ class Bounds(Quick):
         the ten and every trump above it still out, so whoever plays it, the trick it falls
         in is won by a trump of that team. -1: none."""
         tr = self.trump
-        if not self.tens_on or self.objective != SCORE or tr < 0 or self.hidden:
-            return -1
+        if not self.tens_on or (self.objective != SCORE and self.objective != EXACT) or tr < 0 or self.hidden:
+            return -1  # EXACT: the restricted search's outcome is SCORE's (core_exact._exact_envelope)
         a = self.alive[tr]
         if not (a >> TEN) & 1:
             return -1
