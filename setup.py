@@ -19,7 +19,7 @@ DIRECTIVES = {"boundscheck": False, "wraparound": False, "cdivision": True, "ini
 # as referee/solver/loader.py has them (a test says so); the rule kernel's sources are the
 # engine's (referee/engine/kernel.py, kernel_play.py), compiled under the solver's names core_kernel*
 MODULES = ("core_kernel", "core_kernel_play", "core_state", "core_trick", "core_moves", "core_pool", "core_table",
-           "core_spans", "core_quick", "core_bounds", "core_exact", "core")
+           "core_spans", "core_quick", "core_bounds", "core_reach", "core_exact", "core")
 PY = {"core_kernel": "../engine/kernel.py", "core_kernel_play": "../engine/kernel_play.py"}
 SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 

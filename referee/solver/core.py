@@ -33,7 +33,7 @@ The search is one class built in layers, one module each: core_state (the positi
 and taking back a move), core_trick (a trick's close, the deal's end), core_moves (the move
 generator), core_table (the transposition table), core_spans (the outcomes every sequence
 of trick winners can reach), core_quick (quick tricks, as DDS counts them), core_bounds
-(the deal's ends), core_exact (the
+(the deal's ends), core_reach (the exact-count table), core_exact (the
 exact-count search and the budget's accounting), and this module (the search itself and the driver's questions); their numbers are
 core_codes. They are plain Python and are also compiled by Cython (the C types in each
 module's .pxd) when the install finds a C compiler; both run the same code (loader.py

@@ -4,38 +4,31 @@ cimport cython
 
 ctypedef unsigned long long u64
 
-from referee.solver.core_bounds cimport Bounds
+from referee.solver.core_reach cimport Reach
 
 cdef int CHECK
+cdef int END_THIRTEEN
 cdef int EXACT
 cdef int FEWEST
 cdef u64 FALSE
-cdef u64 HASH_A
-cdef u64 HASH_B
-cdef u64 M64
 cdef int REACH_FIRST
-cdef int REACH_MAX
-cdef int REACH_PROBE
 cdef int REACH_WORDS
 cdef u64 RELMASK
 cdef int RES
 cdef u64 TRUE
 cdef int REVEAL
+cdef int TEN
 cdef u64 UNDECIDED
 cdef u64 NONE
 
 
-cdef class Exact(Bounds):
+cdef class Exact(Reach):
     cdef public int stopped, reached
     cdef int piled
     cdef u64 count_rel
     cdef int lw[256]  # per ply, per suit: the ranks below which a card is the same as one tried (both searches)
     cdef public long long nodes
     cdef int unspent
-    # the exact-count table
-    cdef object reach_array
-    cdef u64[:] rpool
-    cdef public int rslots, rused
 
     @cython.locals(n=cython.int)
     cdef void _spend(self)
@@ -72,23 +65,15 @@ cdef class Exact(Bounds):
     @cython.locals(gain=cython.int, rel=u64, w=cython.int, r=u64)
     cdef u64 _reach_close(self, int want) except? 0xFFFFFFFFFFFFFFFF
 
+    @cython.locals(sure=cython.int, r=u64)
     cdef u64 _exact_envelope(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(sure=cython.int, found=cython.int)
+    cdef int _exact_span(self, int kk) except -3
+
+    cdef int _tens_known(self, int kk) except -1
 
     cdef u64 _exact_pile(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(found=u64)
+    @cython.locals(found=u64, lo=cython.longlong)
     cdef u64 _decided(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
-
-    cdef int _clear_reach(self, int slots) except -1
-
-    @cython.locals(h=u64)
-    cdef int _reach_home(self, u64 k0, u64 k1, u64 c0, u64 c1, u64 c2, u64 c3) noexcept
-
-    @cython.locals(home=cython.int, free=cython.int, j=cython.int, i=cython.int, b=cython.int)
-    cdef int _reach_slot(self, u64 k0, u64 k1, u64 c0, u64 c1, u64 c2, u64 c3) noexcept
-
-    @cython.locals(i=cython.int, v=u64, b=cython.int, x=u64)
-    cdef int _reach_put(self, u64 k0, u64 k1, u64 c0, u64 c1, u64 c2, u64 c3, int yes, int no, u64 rel) except -1
-
-    @cython.locals(old=object, count=cython.int, k=cython.int, b=cython.int, v=u64, i=cython.int, w=cython.int)
-    cdef int _grow_reach(self) except -1

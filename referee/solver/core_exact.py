@@ -8,20 +8,19 @@ W of counts (counted up to the deal's own end, a court team stopping or playing 
 Its bounds: the top trumps of the team that holds the highest trump, in either of its
 hands, win a trick whoever plays them, as many as its hand holding more of them has (_runs,
 where every trick is played): the team's sure tricks, or, held by the other team, the
-team's sure losers; never more than the tricks left and
-the pile. Its table: at each trick's start, keyed by the whole position (the bucket's key
-and suit lengths, and every remaining card's owner, high to low), each entry the counts
-known reached there and the counts known not reached, so every W asked meets them.
+team's sure losers; never more than the tricks left and the pile; only counts some
+sequence of trick winners gives (_sequences). Its table: at each trick's start, keyed by
+the whole position (the bucket's key and suit lengths, and every remaining card's owner,
+high to low), each entry the counts known reached there and the counts known not reached,
+so every W asked meets them.
 """
-from array import array
-
-from .core_bounds import Bounds
-from .core_codes import CHECK, EXACT, FALSE, FEWEST, HASH_A, HASH_B, M64, NONE, REACH_FIRST, REACH_MAX, REACH_PROBE, REACH_WORDS, RELMASK, RES, REVEAL, TRUE, UNDECIDED
+from .core_reach import Reach
+from .core_codes import CHECK, END_THIRTEEN, EXACT, FALSE, FEWEST, NONE, REACH_FIRST, REACH_WORDS, RELMASK, RES, REVEAL, TEN, TRUE, UNDECIDED
 
 
-class Exact(Bounds):
-    """The all-seats-together search (`reaches`), the budget's accounting for every search
-    of the core, and the exact-count table."""
+class Exact(Reach):
+    """The all-seats-together search (`reaches`) on its table (core_reach), the budget's
+    accounting for every search of the core, and the restricted search's bounds."""
 
     def __init__(self, rules, objective, outcome, spend=None):
         super().__init__(rules, objective, outcome, spend)
@@ -30,9 +29,9 @@ class Exact(Bounds):
         self.stopped = 0
         self.reached = 0  # the count (from the node asked) of the line a yes found
         self.count_rel = 0
-        self.piled = 1 if (self.r.pile or self.r.pairs) and not self.r.settled else 0  # _sequences' games
+        # _sequences' games: 1 a pile or a deciding pair, 2 where the tricks alone end the deal (_span)
+        self.piled = 1 if (self.r.pile or self.r.pairs) and not self.r.settled else 2 if self.monotone else 0
         self.lw = [0] * 256
-        self._clear_reach(REACH_FIRST)
 
     def _spend(self):
         n = self.unspent
@@ -147,12 +146,15 @@ class Exact(Bounds):
         return (holder & 1) * 16 + max(a, b)
 
     def _sequences(self, want):
-        """Pile and deciding-pair games: of the counts in `want`, those that some sequence of
-        trick winners from here gives the team (core_spans._pile_span with the count): a count
-        no sequence gives, no line gives, whatever the cards."""
+        """Of the counts in `want`, those that some sequence of trick winners from here gives the
+        team (with the count: core_spans._pile_span in pile and deciding-pair games, _span
+        where the tricks alone end the deal): every line is one such sequence, so a count no
+        sequence gives, no line gives, whatever the cards. (Court Piece, the team at 3 tricks
+        to none: after a trick lost no court is left and the deal ends at its seventh, so no
+        line gives 6 more; without this the search tried every line to 4 more to see it.)"""
         k = 0
         for k in range(15):
-            if (want >> k) & 1 and not self._pile_span(0, 0, 0, k):
+            if (want >> k) & 1 and not (self._pile_span(0, 0, 0, k) if self.piled == 1 else self._span(k)):
                 want &= ~(1 << k)
         return want
 
@@ -287,111 +289,68 @@ class Exact(Bounds):
     def _exact_envelope(self, t, kk):
         """Where a trick won is never worse than lost: every end the deal can reach with the
         team taking exactly kk more tricks (whoever wins each trick) has an outcome in
-        [span_lo, span_hi]; when that decides `value >= t`, the answer is that, or NONE
+        _exact_span's span; when that decides `value >= t`, the answer is that, or NONE
         where no line at all gives kk."""
-        if not self._span(kk):
+        sure = self._exact_span(kk)
+        if sure < -1:
             return NONE << RES
-        return self._decided(t, kk)
+        r = self._decided(t, kk)
+        if sure >= 0 and (r >> RES) != UNDECIDED:
+            r |= self.up[self.trump * 13 + TEN]
+        return r
+
+    def _exact_span(self, kk):
+        """_exact_envelope's span (span_lo, span_hi): core_spans._span's, which gives the tens
+        still out to the other side at its low end and to the team at its high one; at a
+        trick's start the trump ten held with every trump above it still out given first to
+        its side (core_bounds._ten_sure: the trick it falls in is won by a trump of that side,
+        whoever plays it; not within a trick, where a trump above it may lie on the table);
+        then narrowed by what the count says of the tens (_tens_known). The side given the
+        ten (-1: none), or -2 where no sequence of trick winners gives kk."""
+        sure = self._ten_sure() if self.tk == 0 else -1
+        if sure >= 0:
+            self.tens[sure] += 1
+        found = self._span(kk)
+        if sure >= 0:
+            self.tens[sure] -= 1
+        if not found:
+            return -2
+        self._tens_known(kk)
+        return sure
+
+    def _tens_known(self, kk):
+        """Where every trick is played (the deal ends at trick 13, not by the tens) and the
+        tens count, each ten still out is played, and goes to the side that takes the trick
+        it falls in (in pile games, that collects it: the 13th trick collects what is left):
+        with kk == 0 the team takes no trick more, so every ten out is the other side's
+        (span_hi is span_lo); with kk every trick left (and the pile), the other side takes
+        none, so they are all the team's (span_lo is span_hi). A Mendikot concession's
+        restricted value is then known at once."""
+        if not self.tens_on or self.r.end != END_THIRTEEN or self.r.settled:
+            return 0
+        if kk == 0:
+            self.span_hi = self.span_lo
+        elif kk == 14 - self.number + self.pile:
+            self.span_lo = self.span_hi
+        return 0
 
     def _exact_pile(self, t, kk):
         """Pile and deciding-pair games: the outcomes of every sequence of trick winners from
         here that gives the team exactly kk more (core_spans._pile_span), a line giving kk
-        among them; none such, no line gives kk (whatever the cards)."""
+        among them, the tens narrowed as _tens_known says; none such, no line gives kk
+        (whatever the cards)."""
         if not self._pile_span(0, 0, 0, kk):
             return NONE << RES
+        self._tens_known(kk)
         return self._decided(t, kk)
 
     def _decided(self, t, kk):
-        if self.span_lo < t <= self.span_hi:
+        """The span's answer (read before the exact-count search, whose _sequences moves
+        span_lo and span_hi as it asks the spans of the positions it reaches)."""
+        lo = self.span_lo
+        if lo < t <= self.span_hi:
             return UNDECIDED << RES
         found = self._reach(1 << kk)
         if not found >> RES:
             return NONE << RES | (found & RELMASK)
-        return (TRUE if self.span_lo >= t else FALSE) << RES | (found & RELMASK)
-
-    # -- the exact-count table: REACH_WORDS words a slot (the key's six; the counts reached
-    # << 32 | not reached << 16 | 1; the cards the reached ones and the others depended on), a slot looked for in REACH_PROBE places from
-    # its hash; full there, the first place is written over (an answer lost, never a
-    # wrong one); doubled up to REACH_MAX slots while more than half are used
-
-    def _clear_reach(self, slots):
-        self.rpool = None
-        self.reach_array = None
-        self.reach_array = array("Q", [0]) * (REACH_WORDS * slots)
-        self.rpool = self.reach_array
-        self.rslots = slots
-        self.rused = 0
-        return 0
-
-    def _reach_home(self, k0, k1, c0, c1, c2, c3):
-        h = ((k0 * HASH_A) ^ (k1 * HASH_B) ^ (c0 * HASH_B) ^ ((c1 ^ (c2 << 1)) * HASH_A)) & M64
-        h = ((h ^ (h >> 29) ^ c3) * HASH_B) & M64
-        return (h >> 32) & (self.rslots - 1)
-
-    def _reach_slot(self, k0, k1, c0, c1, c2, c3):
-        """The slot holding this key, or -1 - the first free place (-1 - its home: none free)."""
-        home = self._reach_home(k0, k1, c0, c1, c2, c3)
-        free = -1
-        j = 0
-        for j in range(REACH_PROBE):
-            i = (home + j) & (self.rslots - 1)
-            b = i * REACH_WORDS
-            if self.rpool[b + 6] == 0:
-                if free < 0:
-                    free = i
-            elif (self.rpool[b] == k0 and self.rpool[b + 1] == k1 and self.rpool[b + 2] == c0
-                  and self.rpool[b + 3] == c1 and self.rpool[b + 4] == c2 and self.rpool[b + 5] == c3):
-                return i
-        return -1 - (free if free >= 0 else home)
-
-    def _reach_put(self, k0, k1, c0, c1, c2, c3, yes, no, rel):
-        if 2 * (self.rused + 1) > self.rslots and self.rslots < REACH_MAX:
-            self._grow_reach()
-        i = self._reach_slot(k0, k1, c0, c1, c2, c3)
-        v = 0
-        b = i * REACH_WORDS
-        if i >= 0:
-            v = self.rpool[b + 6]
-        else:
-            i = -1 - i
-            b = i * REACH_WORDS
-            if self.rpool[b + 6] == 0:
-                self.rused += 1
-            self.rpool[b + 7] = 0
-            self.rpool[b + 8] = 0
-        self.rpool[b] = k0
-        self.rpool[b + 1] = k1
-        self.rpool[b + 2] = c0
-        self.rpool[b + 3] = c1
-        self.rpool[b + 4] = c2
-        self.rpool[b + 5] = c3
-        x = yes
-        v |= x << 32
-        x = no
-        v |= x << 16
-        self.rpool[b + 6] = v | 1
-        if yes:
-            self.rpool[b + 7] |= rel
-        else:
-            self.rpool[b + 8] |= rel
-        return 0
-
-    def _grow_reach(self):
-        """Twice the slots, the entries placed again (one that finds no place is lost)."""
-        old = self.reach_array
-        count = self.rslots
-        self._clear_reach(2 * count)
-        k = 0
-        for k in range(count):
-            b = k * REACH_WORDS
-            v = old[b + 6]
-            if v:
-                i = self._reach_slot(old[b], old[b + 1], old[b + 2], old[b + 3], old[b + 4], old[b + 5])
-                if i < 0:
-                    i = -1 - i
-                    if self.rpool[i * REACH_WORDS + 6] == 0:
-                        self.rused += 1
-                    w = 0
-                    for w in range(REACH_WORDS):
-                        self.rpool[i * REACH_WORDS + w] = old[b + w]
-        return 0
+        return (TRUE if lo >= t else FALSE) << RES | (found & RELMASK)

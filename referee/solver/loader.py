@@ -1,5 +1,5 @@
 """Which core runs: the search's modules compiled (core_kernel, core_state, core_trick,
-core_moves, core_pool, core_table, core_spans, core_quick, core_bounds, core_exact, core: built by the install from those .py files and the C
+core_moves, core_pool, core_table, core_spans, core_quick, core_bounds, core_reach, core_exact, core: built by the install from those .py files and the C
 types in their .pxd files wherever a C compiler and the Python headers are found; core_kernel's
 .py is the engine's rule kernel, referee/engine/kernel.py), or the same .py files run as Python. Both are one source, so they give the same answers; the compiled ones
 are used only when they were built from the sources beside them (the install writes their
@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 MODULES = ("core_kernel", "core_kernel_play", "core_state", "core_trick", "core_moves", "core_pool", "core_table",
-           "core_spans", "core_quick", "core_bounds", "core_exact", "core")
+           "core_spans", "core_quick", "core_bounds", "core_reach", "core_exact", "core")
 PY = {"core_kernel": "../engine/kernel.py", "core_kernel_play": "../engine/kernel_play.py"}  # the rule kernel: the engine's files
 SOURCES = ("core_codes.py",) + tuple(PY.get(m, f"{m}.py") for m in MODULES) + tuple(f"{m}.pxd" for m in MODULES)
 PYTHON = __name__.rpartition(".")[0] + ".python_core"
