@@ -51,6 +51,14 @@ cdef class Moves(Trick):
                    allowed=cython.int, tr=cython.int, s=cython.int, need=cython.int, keep=cython.int, w=cython.int)
     cdef int _follows(self, int seat, int base) noexcept
 
+    @cython.locals(tr=cython.int, lead=cython.int, t3=u64, t4=u64, l3=u64, l4=u64, cnt=cython.int, kx=cython.int,
+                   good=cython.int)
+    cdef int _void_second(self, int seat, int s, int r, u64 m, int led) noexcept
+
+    @cython.locals(tr=cython.int, cnt=cython.int, lead=cython.int, l4=u64, t4=u64, max4=cython.int, add=cython.int,
+                   a=u64, second=cython.int)
+    cdef int _void_third(self, int s, int r, u64 m, int led, int wk) noexcept
+
     @cython.locals(opp=cython.int, part=cython.int, k=cython.int, other=cython.int, m=u64, hi=cython.int,
                    top=cython.int)
     cdef int _need(self, int seat, int led, int wsu, int wr, int ours) noexcept

@@ -233,7 +233,11 @@ class Moves(Trick):
                 keep -= 3
             for i in range(g):
                 r = self.glo[i]
-                if s == tr and tr >= 0:
+                if tr >= 0 and not self.hidden and self.tk == 1:
+                    w = self._void_second(seat, s, r, m, led)
+                elif tr >= 0 and not self.hidden and self.tk == 2:
+                    w = self._void_third(s, r, m, led, wk)
+                elif s == tr and tr >= 0:
                     if ours:
                         w = 2 - r
                     elif wsu == tr:
@@ -244,6 +248,65 @@ class Moves(Trick):
                     w = (25 if ours else 14) - r + keep
                 n = self._add(base, n, (100 - w) << OTHER_SUIT | s, s * 13 + r)
         return n
+
+    def _void_second(self, seat, s, r, m, led):
+        """Second hand out of the suit led, the trump known, as DDS weighs it (Moves.cpp,
+        WeightAllocTrumpVoid1): a discard first where the partner (fourth) wins the trick
+        anyway (its card of the suit above the others', or a ruff the third hand cannot
+        follow to beat), else a ruff, high enough that the third hand cannot overruff; a
+        discard from a long suit, not from Kx."""
+        tr = self.trump
+        lead = self.trank[self.tb]
+        t3 = self.h[((self.leader + 2) & 3) * 4 + tr]
+        t4 = self.h[((self.leader + 3) & 3) * 4 + tr]
+        l3 = self.h[((self.leader + 2) & 3) * 4 + led]
+        l4 = self.h[((self.leader + 3) & 3) * 4 + led]
+        cnt = self.bits[m]
+        kx = 4 if cnt == 2 and self.bits[self.alive[s]] > 1 and self._holder(
+            s, self.high[self.alive[s] ^ (1 << self.high[self.alive[s]])]) == seat else 0
+        if led == tr:
+            if l4 > (l3 | 1 << lead):
+                return -r + (cnt << 6) // 44
+            return -r + (cnt << 6) // 36 - kx
+        if s != tr:
+            if l3:
+                good = l4 > (l3 | 1 << lead) or (not l4 and t4)
+            else:
+                good = (not l4 and t4 > t3) or (not t3 and l4 > (1 << lead))
+            if good:
+                return 60 - r + (cnt << 6) // 44
+            return -2 - r + (cnt << 6) // 36 - kx
+        if l3 or (not l4 and t4 > t3) or (1 << r) > t3:
+            return 24 - r + (cnt << 6) // 44
+        return 15 - r + (cnt << 6) // 36 - kx
+
+    def _void_third(self, s, r, m, led, wk):
+        """Third hand out of the suit led, the trump known, as DDS weighs it (Moves.cpp,
+        WeightAllocTrumpVoid2): a discard from a long suit where it cannot ruff, or where the
+        partner's lead beats the fourth hand for sure; else a ruff, low where the fourth hand
+        follows, above the fourth hand's trumps where it can, and no underruff."""
+        tr = self.trump
+        cnt = self.bits[m]
+        if led == tr or s != tr:
+            return -r + (cnt << 6) // 40
+        lead = self.trank[self.tb]
+        l4 = self.h[((self.leader + 3) & 3) * 4 + led]
+        t4 = self.h[((self.leader + 3) & 3) * 4 + tr]
+        max4 = self.high[l4] if l4 else -1
+        add = (cnt << 6) // 50
+        if wk == 0 and lead > max4 and (l4 or not t4):
+            return -r - 50
+        if self.tsuit[self.tb + 1] == tr and r < self.trank[self.tb + 1]:
+            return -32 + self.bits[self.alive[s] & ((1 << r) - 1)] + (cnt << 6) // 40
+        if wk == 0:
+            if l4:
+                a = self.alive[led]
+                second = self._holder(led, self.high[a ^ (1 << self.high[a])]) if self.bits[a] > 1 else -1
+                return (36 if second == self.leader else 48) - r + add
+            return (48 if (1 << r) > t4 else -12) - r + add
+        if l4:
+            return 72 - r + add
+        return (48 if (1 << r) > t4 else 36) - r + add
 
     def _need(self, seat, led, wsu, wr, ours):
         """Following the led suit: the rank a card must pass to be tried first (it wins the

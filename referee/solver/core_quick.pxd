@@ -31,6 +31,10 @@ cdef class Quick(Spans):
                    entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, more_tr=cython.int, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
+    @cython.locals(tr=cython.int, b=cython.int, o1=cython.int, o2=cython.int, p=cython.int, top=cython.int, q=cython.int,
+                   rel=u64, partner_trumps=cython.int, s=cython.int, m=u64, n=cython.int)
+    cdef int _drawn(self, int seat) noexcept
+
     @cython.locals(tr=cython.int, seat=cython.int, o=u64, m=u64, best=cython.int, rel=u64, k=cython.int, x=cython.int)
     cdef int _trumps(self) noexcept
 

@@ -2,9 +2,9 @@
 """Quick tricks for the core search (core.py), as DDS counts them (QuickTricks.cpp, LaterTricks.cpp):
 the tricks a seat on lead takes at once with its top cards (`_cash`, which core_bounds'
 bounds build on too), and where every trick is played and counts one (the bridge question),
-the answer they give at a trick's start (`_sure`: the leader's cashes, its partner's after an
-entry, a ruff by the partner, the trumps above the other team's, a trick the leader's team
-cannot win) and at the second hand (`_second`: a trick a team surely wins)."""
+the answer they give at a trick's start (`_sure`: the leader's cashes, those after its top
+trumps draw the opponents' (`_drawn`), its partner's after an entry, a ruff by the partner,
+the trumps above the other team's, a trick the leader's team cannot win) and at the second hand (`_second`: a trick a team surely wins)."""
 from .core_codes import DEAL_TRICKS, END_THIRTEEN, FALSE, RES, TRICKS, TRUE, UNDECIDED
 from .core_spans import Spans
 
@@ -69,7 +69,8 @@ class Quick(Spans):
         lead to the partner's top card, in the side suits and then its team's trumps (no trump
         falls in a side suit cashed: the opponents follow it while they hold a trump, the
         partner while it holds one), with a side suit the partner ruffs (_ruff_trick) where
-        the leader cashes alone. UNDECIDED when they do not."""
+        the leader cashes alone; the leader's cashes after its top trumps draw the opponents'
+        (_drawn). UNDECIDED when they do not."""
         left = 14 - self.number
         team = self.team
         tr = self.trump
@@ -94,6 +95,10 @@ class Quick(Spans):
                 rel |= self.trumps_of[leader] | self.trumps_of[partner]
         if (q >= t) if ours else (left - q < t):
             return (TRUE if ours else FALSE) << RES | rel
+        if have and not self.lmt:
+            q = self._drawn(leader)
+            if (q >= t) if ours else (left - q < t):
+                return (TRUE if ours else FALSE) << RES | self.cash_rel
         b = leader * 4
         pb = partner * 4
         entries = 0
@@ -117,6 +122,49 @@ class Quick(Spans):
                 if (q >= t) if ours else (left - q < t):
                     return (TRUE if ours else FALSE) << RES | rel
         return UNDECIDED << RES
+
+    def _drawn(self, seat):
+        """The tricks `seat`, on lead with the trump known, takes at once when its run of the
+        highest trumps (T of them) is as long as each opponent's trumps: it leads those T
+        first, each wins (no one holds a higher trump, and whoever holds a trump must follow
+        with one), and after them neither opponent holds a trump and the partner holds P - T
+        at most (P: its trumps now). Then in each side suit its run of top cards wins a trick a
+        card (no opponent can ruff; the partner can, so where the partner still holds a trump,
+        only as many as the partner follows to: a ruff it must make would take the lead), and
+        all the seat's cards of the suit where no other seat holds more of it than that run
+        (after the run they are out of it, and none can ruff). Then the seat's other trumps
+        where P <= T (no one else holds a trump: each wins). The lengths are the table key's;
+        cash_rel: the top cards counted."""
+        tr = self.trump
+        b = seat * 4
+        o1 = ((seat + 1) & 3) * 4
+        o2 = ((seat + 3) & 3) * 4
+        p = ((seat + 2) & 3) * 4
+        top = self._top_run(self.h[b + tr], self.alive[tr])
+        if self.bits[self.h[o1 + tr]] > top or self.bits[self.h[o2 + tr]] > top:
+            return 0
+        q = top
+        rel = self._top_mask(tr, self.alive[tr], top)
+        partner_trumps = self.bits[self.h[p + tr]] > top
+        if not partner_trumps:
+            q = self.bits[self.h[b + tr]]
+        s = 0
+        for s in range(4):
+            m = self.h[b + s]
+            if s == tr or not m:
+                continue
+            n = self._top_run(m, self.alive[s])
+            if not n:
+                continue
+            rel |= self._top_mask(s, self.alive[s], n)
+            if partner_trumps:
+                n = min(n, self.bits[self.h[p + s]])
+            elif (self.bits[self.h[o1 + s]] <= n and self.bits[self.h[o2 + s]] <= n
+                  and self.bits[self.h[p + s]] <= n):
+                n = self.bits[m]
+            q += n
+        self.cash_rel = rel
+        return q
 
     def _trumps(self):
         """Every trick played, the trump known: each seat's sure trump tricks (trumps_n, and

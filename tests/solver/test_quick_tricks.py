@@ -74,3 +74,27 @@ def test_trumps_below_a_higher_one_of_the_other_team_still_take_tricks(search_cl
     assert _asked(deal, 0, 2, search_class) == (TRUE, 0)
     assert _asked(deal, 1, 3, search_class) == (FALSE, 0)
     _same_as_dds(deal, search_class)
+
+
+def test_the_leaders_top_trumps_draw_the_opponents_and_its_side_suits_then_cash(search_class):
+    """Trick 10, spades trumps: seat 2 (leading) holds the ten and eight, the two top spades,
+    each opponent one spade. Two rounds of trumps leave the opponents none, and then the
+    king of hearts and the jack of diamonds (the tops of their suits) win too: all four
+    tricks, though seat 1 is out of hearts after one round and seat 3 out of diamonds, so
+    the cashes before the trumps are drawn counted the king alone."""
+    deal = _position(5, 0, ["3C 3D JC KC", "2D 3H 4S 7D", "8S JD KH TS", "2C 5S JH TC"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 2, "S")
+    assert _asked(deal, 0, 4, search_class) == (TRUE, 0)
+    assert _asked(deal, 1, 1, search_class) == (FALSE, 0)
+    _same_as_dds(deal, search_class)
+
+
+def test_after_the_draw_every_trump_of_the_leader_wins(search_class):
+    """Trick 10, clubs trumps: seat 0 (leading) holds the king and ten, its partner the
+    queen, seat 3 the seven. The king draws the queen and the seven, and no one else holds
+    a club after it: the ten wins too, and so does the lone ace of diamonds (no one else
+    holds a diamond): three tricks."""
+    deal = _position(27, 0, ["4S AD KC TC", "2S 3H 8S TS", "AH KH KS QC", "5H 7C 7H QH"])
+    assert (deal.number, deal.leader, deal.trump.suit) == (10, 0, "C")
+    assert _asked(deal, 0, 3, search_class) == (TRUE, 0)
+    _same_as_dds(deal, search_class)
