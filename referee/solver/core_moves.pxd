@@ -48,7 +48,8 @@ cdef class Moves(Trick):
 
     @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
                    ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,
-                   allowed=cython.int, tr=cython.int, s=cython.int, need=cython.int, keep=cython.int, w=cython.int)
+                   allowed=cython.int, tr=cython.int, s=cython.int, need=cython.int, keep=cython.int, w=cython.int,
+                   force=cython.int)
     cdef int _follows(self, int seat, int base) noexcept
 
     @cython.locals(tr=cython.int, lead=cython.int, t3=u64, t4=u64, l3=u64, l4=u64, cnt=cython.int, kx=cython.int,
@@ -58,6 +59,9 @@ cdef class Moves(Trick):
     @cython.locals(tr=cython.int, cnt=cython.int, lead=cython.int, l4=u64, t4=u64, max4=cython.int, add=cython.int,
                    a=u64, second=cython.int)
     cdef int _void_third(self, int s, int r, u64 m, int led, int wk) noexcept
+
+    @cython.locals(l4=u64, g=cython.int, second=cython.int, mine=u64)
+    cdef int _force(self, int led, int wk) noexcept
 
     @cython.locals(opp=cython.int, part=cython.int, k=cython.int, other=cython.int, m=u64, hi=cython.int,
                    top=cython.int)

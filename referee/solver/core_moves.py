@@ -209,10 +209,13 @@ class Moves(Trick):
         i = 0
         if allowed == 1 << led:
             need = self._need(seat, led, wsu, wr, ours)
+            force = self._force(led, wk) if self.tk == 2 and need == 13 and self.trump >= 0 and not self.hidden else -1
             g = self._groups(self.h[b + led], self.alive[led], led)
             for i in range(g):
                 r = self.glo[i]
                 key = r + (20 if r <= need else 0)
+                if force >= 0 and r > force and (i == 0 or self.glo[i - 1] <= force):
+                    key = -1
                 n = self._add(base, n, key, led * 13 + r)
             return n
         if allowed == L_HIDDEN:  # the face-down card: the caller's last (R-6), or it follows suit (R-23)
@@ -307,6 +310,26 @@ class Moves(Trick):
         if l4:
             return 72 - r + add
         return (48 if (1 << r) > t4 else 36) - r + add
+
+    def _force(self, led, wk):
+        """Third hand following suit, unable to win the trick: the rank its card must pass to
+        force out the fourth hand's top card (its next card below the top's run), as DDS's
+        RankForcesAce finds it; or to beat the second hand's card where that is winning; -1: none."""
+        l4 = self.h[((self.leader + 3) & 3) * 4 + led]
+        if wk == 0 and self.trank[self.tb] > (self.high[l4] if l4 else -1):
+            return -1  # the partner's lead wins it: low
+        if self.tsuit[self.tb + 1] != led and wk == 1:
+            return -1  # ruffed
+        g = self._groups(l4, self.alive[led], led)
+        if g < 2:
+            return -1
+        second = self.ghi[g - 2]
+        mine = self.h[((self.leader + 2) & 3) * 4 + led]
+        if second > (self.trank[self.tb + 1] if self.tsuit[self.tb + 1] == led else -1):
+            return second if self.high[mine] > second else -1
+        if wk == 1:
+            return self.trank[self.tb + 1] if self.high[mine] > self.trank[self.tb + 1] else -1
+        return -1
 
     def _need(self, seat, led, wsu, wr, ours):
         """Following the led suit: the rank a card must pass to be tried first (it wins the

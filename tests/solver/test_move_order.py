@@ -49,3 +49,15 @@ def test_the_third_hand_ruffs_its_partners_card_that_the_fourth_beats(search_cla
     assert (deal.number, deal.to_play, deal.trump.suit) == (9, 3, "H")
     assert _tried(deal, search_class) == ["2H", "JH", "6D"]
     _same_as_dds(deal, search_class)
+
+
+def test_the_third_hand_that_cannot_win_forces_out_the_fourths_ace(search_class):
+    """Trick 9, spades trumps: seat 3 led the three of hearts, seat 0 played the eight, and
+    seat 1 (third) holds the king, queen and five; the fourth hand, seat 2, holds the ace,
+    jack, seven and two. The third hand cannot win the trick, but the queen (and king) above
+    the jack makes the fourth play its ace for it, where the five lets the eight stand: it
+    tries the queen first, as DDS's RankForcesAce does."""
+    deal = _position(126, 2, ["3C 7C KC TH", "2C 5H 8C KH QH", "2H 3S 7H AH JH", "4H 6C AC KS"], ["3H", "8H"])
+    assert (deal.number, deal.to_play, deal.trump.suit) == (9, 1, "S")
+    assert _tried(deal, search_class) == ["QH", "5H"]
+    _same_as_dds(deal, search_class)

@@ -52,8 +52,9 @@ def test_a_ten_goes_first_into_a_trick_the_partner_wins():
 def test_a_ten_that_cannot_win_the_trick_goes_last():
     """mendikot, spades trumps, trick 11: seat 0 led the four of clubs; seat 1, out of clubs
     and with no spade, can only discard into a trick the other side is winning so far. The
-    move generator throws the ten of diamonds first (from its longest suit); under `score`
-    it comes last, after the king of diamonds and the jack of hearts."""
+    move generator throws the ten of diamonds first (the lowest of its longest suit, its
+    partner holding the ten of clubs); under `score` it comes last, after the jack of
+    hearts and the king of diamonds."""
     deal = random_position("mendikot", random.Random(16), 3, 1)
     assert (deal.number, deal.to_play, deal.trump.suit) == (11, 1, "S")
     assert _hands(deal) == ["2H 6H", "JH KD TD", "3S 7C JS", "5H 7H TC"]
@@ -61,7 +62,7 @@ def test_a_ten_that_cannot_win_the_trick_goes_last():
     load(search, deal, 1)
     base = search.ply * 16
     n = search._gen(search.ply, -1, -1)
-    assert [search.mv[base + i] for i in range(n)] == [34, 37, 22]  # the ten and king of diamonds, the jack of hearts
+    assert [search.mv[base + i] for i in range(n)] == [34, 22, 37]  # the ten of diamonds, the jack of hearts, the king
     search._tens_order(base, n, 1)
-    assert [search.mv[base + i] for i in range(n)] == [37, 22, 34]
+    assert [search.mv[base + i] for i in range(n)] == [22, 37, 34]
     _same(deal, "score", PySearch)
