@@ -6,7 +6,7 @@ import time
 import zlib
 from pathlib import Path
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
@@ -25,7 +25,9 @@ def wait_for(condition, seconds=10.0):
     while time.monotonic() < deadline:
         try:
             value = condition()
-        except StaleElementReferenceException:
+        except WebDriverException as error:
+            if not _swapped(error):
+                raise
             value = None
         if value:
             return value
@@ -54,9 +56,17 @@ def paste(browser, base, text):
 def _left(element) -> bool:
     try:
         element.tag_name
-    except StaleElementReferenceException:
+    except WebDriverException as error:
+        if not _swapped(error):
+            raise
         return True
     return False
+
+
+def _swapped(error) -> bool:
+    """Was the element asked about swapped away? Asked while the page is being replaced,
+    chromium may answer "does not belong to the document" where it would say stale."""
+    return isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error)
 
 
 def _shown(browser, selector):
