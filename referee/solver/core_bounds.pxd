@@ -49,6 +49,9 @@ cdef class Bounds(Quick):
                    last_ace=cython.int, k=cython.int, rank=cython.int)
     cdef int _sure_pair(self) noexcept
 
+    @cython.locals(hidden=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int, mine=cython.int)
+    cdef int _sure_last(self) noexcept
+
     @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, owe=cython.int)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 

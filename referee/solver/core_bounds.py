@@ -199,6 +199,13 @@ class Bounds(Quick):
                     return TRUE << RES | self.cash_rel
             elif self.span_hi < t:
                 return FALSE << RES | self.cash_rel
+        owe = self._sure_last()
+        if owe and self._pile_span(0, 0, owe << 5 | 1 << 7):
+            if owe - 1 == self.team:  # as above
+                if self.span_lo >= t:
+                    return TRUE << RES | self.cash_rel
+            elif self.span_hi < t:
+                return FALSE << RES | self.cash_rel
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
@@ -252,6 +259,42 @@ class Bounds(Quick):
             else:
                 return 0
         self.cash_rel = self._top_mask(tr, at, n)
+        return (holder & 1) + 1
+
+    def _sure_last(self):
+        """pile.last-trick: the seat H holding the highest trump still out (the trump known to
+        the search, face down or not), with more trumps than the other three seats together,
+        keeps it to trick 13 and wins that trick, so its team collects one more trick at
+        least, unless the deal ends before. H plays any other legal card before trick 13: a
+        card of another suit while it holds one (it follows suit, or discards when void: no
+        obligation to trump but after its own ask, which it never makes), and a lower trump
+        when a trump is led by another seat: each such lead takes one of the others' trumps
+        and one of H's lower ones, so H still holds as many lower trumps as the others hold
+        trumps; once it holds trumps alone, it holds one card a trick left, the highest for
+        the last. At trick 13 the highest trump wins whoever led what: the suit led, or H
+        void asks for the face-down trump (trump.hidden.ask) and plays it as a trump, or,
+        being the caller, shows it as its 13th card (R-6); no trump was one before it was
+        shown. While the trump lies face down only under trump.hidden (no obligation but the
+        asker's), and then for the caller only when the highest trump is the face-down card
+        (else its 13th card is that one). That team + 1 (0: none; cash_rel: that card)."""
+        hidden = self.hidden
+        tr = self.secret if hidden else self.trump
+        if not self.r.pile or self.r.settled or (self.r.end != END_PILE and self.r.end != END_THIRTEEN) \
+                or tr < 0 or (hidden and (not self.r.hidden_mode or self.r.pairs)):
+            return 0
+        at = self.alive[tr]
+        if not at:
+            return 0
+        top = self.high[at]
+        holder = self._holder(tr, top)
+        mine = self.bits[self.h[holder * 4 + tr]]
+        if hidden and holder == self.r.caller:
+            if self.hsuit != tr or self.hrank != top:
+                return 0
+            mine += 1  # the face-down card
+        if mine - 1 < self.bits[at] - mine:
+            return 0
+        self.cash_rel = self._top_mask(tr, at, 1)
         return (holder & 1) + 1
 
     def _cash_aces(self):
