@@ -330,8 +330,8 @@ PIDS: dict[int, int] = {}  # port -> the gunicorn master's pid, while it serves
 
 def workers_cpu(port: int) -> float:
     """CPU seconds (user and system) the server's workers have used (Linux /proc): a figure
-    the machine's load does not stretch, as it does wall times. The workers that ended (they
-    are recycled) count by the master's cutime and cstime."""
+    the machine's load stretches less than wall times (see the module's docstring). The
+    workers that ended (they are recycled) count by the master's cutime and cstime."""
     pid = PIDS[port]
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     total = int(fields[13]) + int(fields[14])
