@@ -221,16 +221,9 @@ def database_cpu(url: str) -> float:
     started, those ended included), from /proc; 0 for SQLite (it runs in the workers)."""
     if not url.startswith("postgresql"):
         return 0.0
-    port = url.rsplit(":", 1)[1].split("/")[0]
-    candidates = list(Path("/dev/shm").glob("referee-pg-*/data/postmaster.pid"))
-    candidates += list(Path(tempfile.gettempdir()).glob("referee-pg-*/data/postmaster.pid"))
-    for found in candidates:
-        lines = found.read_text().splitlines()
-        if len(lines) > 3 and lines[3].strip() == port:
-            pid = int(lines[0])
-            break
-    else:
+    if url not in PG_DIRS:
         return float("nan")
+    pid = int((PG_DIRS[url] / "data" / "postmaster.pid").read_text().splitlines()[0])
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     total = sum(int(x) for x in fields[11:15])
     for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
@@ -360,6 +353,9 @@ def served(app: str, url: str, cwd: Path, more: tuple[str, ...] = (), env_more: 
             proc.wait()
 
 
+PG_DIRS: dict[str, Path] = {}  # a throwaway PostgreSQL server's URL -> its directory, while it runs
+
+
 @contextmanager
 def database(kind: str, tmp: Path):
     """A fresh database URL at the head of the migrations: a SQLite file under `tmp`, or a
@@ -380,9 +376,11 @@ def database(kind: str, tmp: Path):
     server = Server(found).start()
     try:
         url = server.url()
+        PG_DIRS[url] = server.dir
         upgrade(url)
         yield url
     finally:
+        PG_DIRS.pop(url, None)
         server.stop()
 
 
