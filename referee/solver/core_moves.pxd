@@ -49,12 +49,11 @@ cdef class Moves(Trick):
     @cython.locals(b=cython.int, led=cython.int, m=u64, wk=cython.int, ws=cython.int, wsu=cython.int, wr=cython.int,
                    ours=cython.int, n=cython.int, i=cython.int, g=cython.int, r=cython.int, key=cython.int,
                    allowed=cython.int, tr=cython.int, s=cython.int, need=cython.int, keep=cython.int, w=cython.int,
-                   force=cython.int)
+                   force=cython.int, kx=cython.int)
     cdef int _follows(self, int seat, int base) noexcept
 
-    @cython.locals(tr=cython.int, lead=cython.int, t3=u64, t4=u64, l3=u64, l4=u64, cnt=cython.int, kx=cython.int,
-                   good=cython.int)
-    cdef int _void_second(self, int seat, int s, int r, u64 m, int led) noexcept
+    @cython.locals(tr=cython.int, lead=cython.int, t3=u64, t4=u64, l3=u64, l4=u64, cnt=cython.int, good=cython.int)
+    cdef int _void_second(self, int s, int r, u64 m, int led, int kx) noexcept
 
     @cython.locals(tr=cython.int, cnt=cython.int, lead=cython.int, l4=u64, t4=u64, max4=cython.int, add=cython.int,
                    a=u64, second=cython.int)

@@ -230,14 +230,15 @@ class Moves(Trick):
             if not m:
                 continue
             g = self._groups(m, self.alive[s], s)
+            kx = 1 if self.bits[m] == 2 and self.bits[self.alive[s]] > 1 and self._holder(
+                s, self.high[self.alive[s] ^ (1 << self.high[self.alive[s]])]) == seat else 0
             keep = (self.bits[m] << 6) // 24  # discard from a long suit, not from Kx or a bare top card
-            if (self.bits[m] == 2 and self._holder(s, self.high[self.alive[s] ^ (1 << self.high[self.alive[s]])]) == seat
-                    and self.bits[self.alive[s]] > 1) or (self.bits[m] == 1 and self.high[self.alive[s]] == self.high[m]):
+            if kx or (self.bits[m] == 1 and self.high[self.alive[s]] == self.high[m]):
                 keep -= 3
             for i in range(g):
                 r = self.glo[i]
                 if tr >= 0 and not self.hidden and self.tk == 1:
-                    w = self._void_second(seat, s, r, m, led)
+                    w = self._void_second(s, r, m, led, kx)
                 elif tr >= 0 and not self.hidden and self.tk == 2:
                     w = self._void_third(s, r, m, led, wk)
                 elif s == tr and tr >= 0:
@@ -252,12 +253,12 @@ class Moves(Trick):
                 n = self._add(base, n, (100 - w) << OTHER_SUIT | s, s * 13 + r)
         return n
 
-    def _void_second(self, seat, s, r, m, led):
+    def _void_second(self, s, r, m, led, kx):
         """Second hand out of the suit led, the trump known, as DDS weighs it (Moves.cpp,
         WeightAllocTrumpVoid1): a discard first where the partner (fourth) wins the trick
         anyway (its card of the suit above the others', or a ruff the third hand cannot
         follow to beat), else a ruff, high enough that the third hand cannot overruff; a
-        discard from a long suit, not from Kx."""
+        discard from a long suit, not from Kx (`kx`: 1 where the seat's two cards of s are Kx)."""
         tr = self.trump
         lead = self.trank[self.tb]
         t3 = self.h[((self.leader + 2) & 3) * 4 + tr]
@@ -265,12 +266,10 @@ class Moves(Trick):
         l3 = self.h[((self.leader + 2) & 3) * 4 + led]
         l4 = self.h[((self.leader + 3) & 3) * 4 + led]
         cnt = self.bits[m]
-        kx = 4 if cnt == 2 and self.bits[self.alive[s]] > 1 and self._holder(
-            s, self.high[self.alive[s] ^ (1 << self.high[self.alive[s]])]) == seat else 0
         if led == tr:
             if l4 > (l3 | 1 << lead):
                 return -r + (cnt << 6) // 44
-            return -r + (cnt << 6) // 36 - kx
+            return -r + (cnt << 6) // 36 - 4 * kx
         if s != tr:
             if l3:
                 good = l4 > (l3 | 1 << lead) or (not l4 and t4)
@@ -278,10 +277,10 @@ class Moves(Trick):
                 good = (not l4 and t4 > t3) or (not t3 and l4 > (1 << lead))
             if good:
                 return 60 - r + (cnt << 6) // 44
-            return -2 - r + (cnt << 6) // 36 - kx
+            return -2 - r + (cnt << 6) // 36 - 4 * kx
         if l3 or (not l4 and t4 > t3) or (1 << r) > t3:
             return 24 - r + (cnt << 6) // 44
-        return 15 - r + (cnt << 6) // 36 - kx
+        return 15 - r + (cnt << 6) // 36 - 4 * kx
 
     def _void_third(self, s, r, m, led, wk):
         """Third hand out of the suit led, the trump known, as DDS weighs it (Moves.cpp,
