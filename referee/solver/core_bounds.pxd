@@ -30,7 +30,7 @@ cdef class Bounds(Quick):
                    s=cython.int, a=u64, ours=u64, top=cython.int, w=cython.int)
     cdef u64 _ten_trick(self, int sure) noexcept
 
-    cdef int _may_ruff(self, int b) noexcept
+    cdef int _may_ruff(self, int b, int s) noexcept
 
     @cython.locals(tr=cython.int, a=u64, holder=cython.int, team=cython.int, ours=u64)
     cdef int _ten_sure(self) noexcept
@@ -52,8 +52,10 @@ cdef class Bounds(Quick):
     @cython.locals(hidden=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int, mine=cython.int)
     cdef int _sure_last(self) noexcept
 
-    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, owe=cython.int)
+    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, found=u64)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
+
+    cdef u64 _owed(self, int owe, int need, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(c=cython.int, s=cython.int)
     cdef int _cash_aces(self) noexcept

@@ -109,7 +109,7 @@ class Bounds(Quick):
             a = self.alive[s]
             if not (a >> TEN) & 1 or not self.h[b + s] or (s == tr and sure >= 0):
                 continue
-            if s != tr and ((not self.h[o1 + s] and self._may_ruff(o1)) or (not self.h[o2 + s] and self._may_ruff(o2))):
+            if s != tr and (self._may_ruff(o1, s) or self._may_ruff(o2, s)):
                 continue
             ours = self.h[b + s] | self.h[p + s]
             top = self.high[a]
@@ -123,12 +123,11 @@ class Bounds(Quick):
                 return self.up[s * 13 + TEN]
         return 0
 
-    def _may_ruff(self, b):
-        """May the seat at b * 4, out of a side suit led, win the trick by a trump: it holds the
-        known trump, or (a first-void game before its first show-out) its show-out sets one."""
-        if self.trump >= 0:
-            return 1 if self.h[b + self.trump] else 0
-        return 1 if self.r.first_void else 0
+    def _may_ruff(self, b, s):
+        """May the seat at b * 4 win a trick led in side suit s by a trump: it can ruff it
+        (core_quick._ruffs), or, out of s before the trump is settled (a first-void game
+        before its first show-out), its show-out sets one."""
+        return 1 if self._ruffs(b, s) or (not self.h[b + s] and not self._trump_settled()) else 0
 
     def _ten_sure(self):
         """The team sure to take the trump ten (the tens counted, the trump known): it holds
@@ -191,21 +190,11 @@ class Bounds(Quick):
             return FALSE << RES
         if self.span_lo >= t:
             return TRUE << RES
-        owe = self._sure_pair()
-        if owe and self._pile_span(0, 0, owe << 5 | 2 << 7):
-            # the pair's team may be held to a worse end, never its opponents to a better one
-            if owe - 1 == self.team:
-                if self.span_lo >= t:
-                    return TRUE << RES | self.cash_rel
-            elif self.span_hi < t:
-                return FALSE << RES | self.cash_rel
-        owe = self._sure_last()
-        if owe and self._pile_span(0, 0, owe << 5 | 1 << 7):
-            if owe - 1 == self.team:  # as above
-                if self.span_lo >= t:
-                    return TRUE << RES | self.cash_rel
-            elif self.span_hi < t:
-                return FALSE << RES | self.cash_rel
+        found = self._owed(self._sure_pair(), 2, t)
+        if found >> RES == UNDECIDED:
+            found = self._owed(self._sure_last(), 1, t)
+        if found >> RES != UNDECIDED:
+            return found
         q = self._cash(self.leader, 0)
         if not q:
             return UNDECIDED << RES
@@ -223,6 +212,19 @@ class Bounds(Quick):
                 return TRUE << RES | self.cash_rel
         elif hi < t:
             return FALSE << RES | self.cash_rel
+        return UNDECIDED << RES
+
+    def _owed(self, owe, need, t):
+        """_pile_bound's answer where team owe - 1 (0: none) surely collects `need` more tricks
+        by trick 13 (_sure_pair, _sure_last): the sequences of trick winners where it does, or
+        the deal ends before (cash_rel: the cards that make it sure)."""
+        if owe and self._pile_span(0, 0, owe << 5 | need << 7):
+            # the owing team may be held to a worse end, never its opponents to a better one
+            if owe - 1 == self.team:
+                if self.span_lo >= t:
+                    return TRUE << RES | self.cash_rel
+            elif self.span_hi < t:
+                return FALSE << RES | self.cash_rel
         return UNDECIDED << RES
 
     def _sure_pair(self):
