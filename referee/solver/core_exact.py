@@ -9,7 +9,7 @@ Its bounds: the top trumps of the team that holds the highest trump, in either o
 hands, win a trick whoever plays them, as many as its hand holding more of them has (_runs,
 where every trick is played): the team's sure tricks, or, held by the other team, the
 team's sure losers; never more than the tricks left and the pile; only counts some
-sequence of trick winners gives (_sequences). Its table: at each trick's start, keyed by
+sequence of trick winners gives (_sequences). Its table (core_reach): at each trick's start, keyed by
 the whole position (the bucket's key and suit lengths, and every remaining card's owner,
 high to low), each entry the counts known reached there and the counts known not reached,
 so every W asked meets them.

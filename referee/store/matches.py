@@ -79,6 +79,7 @@ def live_rows_in(s: Session, mid: str) -> tuple[SimpleNamespace, SimpleNamespace
     values = _row(s, mid, stmts[False], stmts[True])._mapping
     return tuple(SimpleNamespace(**{k: values[prefix + k] for k in names}) for prefix, names in columns)
 
+
 def _row(s: Session, mid: str, stmt, locked=None):
     """The row `stmt` reads of match `mid` (404 for none); `locked`, the statement that takes
     its row lock, read instead on PostgreSQL (SQLite's writes are serialised already)."""
