@@ -18,7 +18,9 @@ from typing import Iterator
 from sqlalchemy.orm import Session
 
 _HELD = "referee.held"  # Session.info's key: the statements held, while a write holds them
-_JOINED: dict[tuple[int, ...], object] = {}  # one statement per sequence held: built once
+# one statement per sequence held, built once; keyed by the statements themselves, which the
+# key keeps alive (an id() could be reused by a statement made later)
+_JOINED: dict[tuple, object] = {}
 
 
 @contextmanager
@@ -47,7 +49,7 @@ def sent(s: Session, stmt=None, params: dict | None = None):
     if held:
         s.info[_HELD] = []
     if stmt is not None and held and s.get_bind().dialect.name == "postgresql":
-        key = (id(stmt), *(id(h) for h, _ in held))
+        key = (stmt, *(h for h, _ in held))
         joined = _JOINED.get(key)
         if joined is None:
             joined = _JOINED[key] = stmt.add_cte(*(h.cte(f"held_{i}") for i, (h, _) in enumerate(held)))
