@@ -75,9 +75,17 @@ class PublicView:
         """`before`: the revision before this one, whose verdict's digest this one's provenance
         holds (`previous`): that digest would test guesses of a deal hidden there."""
         self.full_record, self.full_verdict = record, verdict
-        self.tables = hidden_deals(record, verdict, current)
+        self._current, self._tables = current, None
         self.chained = sorted(hidden_deals(*before, current)) if before and current else []
         self._verdict: dict | None = None
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        """The hidden deals, each with the table that sees it (hidden_deals), told when first
+        asked: the feed's diff of most cards (no violation) never asks."""
+        if self._tables is None:
+            self._tables = hidden_deals(self.full_record, self.full_verdict, self._current)
+        return self._tables
 
     def as_now(self, current: PublicView) -> PublicView:
         """This revision as a reader without the key sees it once `current` is the current one."""
@@ -136,11 +144,12 @@ class PublicView:
     def violations(self) -> list[tuple[int, dict[str, Any]]]:
         """(deal index, violation) pairs of this revision that may be published: the shown
         verdict's, a hidden deal's made alone where that verdict is not made (the feed's diff
-        of a card asks for nothing else of it; scrubbing a violation again changes nothing)."""
+        of a card asks for nothing else of it; scrubbing a violation again changes nothing):
+        a deal without violations shows none, its table not asked for."""
         if self._verdict is not None:
             return [(i, v) for i, d in enumerate(self._verdict["deals"]) for v in d["violations"]]
         record = self.full_record["deals"]
-        return [(i, v) for i, d in enumerate(self.full_verdict["deals"])
+        return [(i, v) for i, d in enumerate(self.full_verdict["deals"]) if d["violations"]
                 for v in (self.tables[i].violations(d, record[i]) if i in self.tables else d["violations"])]
 
     def violation(self, index: int, v: dict) -> dict:
