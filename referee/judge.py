@@ -149,27 +149,29 @@ def _unsigned(verdict: Verdict, prov: dict) -> bytes:
 
 def write_tail(verdict: dict, record: dict, prefix: dict, signer=None, place: dict | None = None) -> dict:
     """write() of a live write's verdict: `verdict` and `record` hold their deals from some deal
-    on, `prefix` the SHA-256 states of the whole's canonical forms up to it (store/deals.py).
-    The same provenance and signature as write() of the whole, hashing these deals alone."""
+    on, `prefix` the SHA-256 states of the whole's canonical forms up to it (store/deals.py),
+    or those hashes resumed (hashed()). The same provenance and signature as write() of the
+    whole, hashing these deals alone."""
     from referee.provenance import provenance
     from referee import verdict_signing as signing
 
-    prov = provenance({}, resolve(record["preset"], record.get("options")), place)
-    prov["record"] = "sha256:" + hashed(prefix["record"], record).hex()
+    prov = provenance(None, resolve(record["preset"], record.get("options")), place,
+                      "sha256:" + hashed(prefix["record"], record).hex())
     key = signing.sign_provenance(prov, signer)
     out = {**{k: v for k, v in verdict.items() if k not in ("provenance", "signature")}, "provenance": prov}
     out["signature"] = key.sign(signing.PREFIX + hashed(prefix["verdict"], out)) if key is not None else None
     return out
 
 
-def hashed(state: dict, value: dict) -> bytes:
+def hashed(state, value: dict) -> bytes:
     """The SHA-256 of the canonical form of a record or verdict whose deals before `value`'s
-    were hashed into `state` (a midstate's: '{"deals":[' and each deal's form and a comma);
-    its members but its deals all sort after "deals" (a live write's: not closed)."""
+    were hashed into `state` (a midstate's: '{"deals":[' and each deal's form and a comma;
+    or a midstate.Sha256 resumed from it, left as it is); its members but its deals all sort
+    after "deals" (a live write's: not closed)."""
     from referee.midstate import Sha256
     from referee.provenance import canonical
 
-    h = Sha256(state)
+    h = Sha256(state) if isinstance(state, dict) else state.copy()
     for i, deal in enumerate(value["deals"]):
         h.update(b"," + canonical(deal) if i else canonical(deal))
     rest = canonical(without(value, "deals"))

@@ -16,6 +16,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import struct
 import sys
 from functools import lru_cache
 
@@ -50,23 +51,36 @@ def _library():
     return lib
 
 
+_WORDS = struct.Struct(">8I")  # the state's words, as written
+# A context: its words, bit count (low, high), a block's room (empty), the bytes in it, the
+# digest's length; then the spare room, zero.
+_LAYOUT = struct.Struct(f"=8I2I64x2I{ctypes.sizeof(_Context) - 112}x")
+
+
+@lru_cache(maxsize=1)
+def _md_len() -> int:
+    """The digest's length as SHA256_Init sets it in a context."""
+    fresh = _Context()
+    _library().SHA256_Init(ctypes.byref(fresh))
+    return fresh.md_len
+
+
 class Sha256:
     """A SHA-256 being computed, from `state` (state() of another; None: from nothing)."""
 
     def __init__(self, state: dict | None = None):
-        lib = _library()
-        self._ctx = _Context()
-        lib.SHA256_Init(ctypes.byref(self._ctx))
-        if state is not None:
-            words = bytes.fromhex(state["h"])
-            pending = bytes.fromhex(state["pending"])
-            bits = (state["length"] - len(pending)) * 8
-            for i in range(8):
-                self._ctx.h[i] = int.from_bytes(words[4 * i:4 * i + 4], "big")
-            self._ctx.Nl, self._ctx.Nh = bits & 0xFFFFFFFF, bits >> 32
-            self._ctx.num = 0
-            if pending:
-                self.update(pending)
+        if state is None:
+            self._ctx = _Context()
+            _library().SHA256_Init(ctypes.byref(self._ctx))
+            return
+        # the context written whole (SHA256_Init's with the words and count put in, field by
+        # field through ctypes, cost a live write as much as its hashing)
+        pending = bytes.fromhex(state["pending"])
+        bits = (state["length"] - len(pending)) * 8
+        self._ctx = _Context.from_buffer_copy(_LAYOUT.pack(*_WORDS.unpack(bytes.fromhex(state["h"])),
+                                                           bits & 0xFFFFFFFF, bits >> 32, 0, _md_len()))
+        if pending:
+            self.update(pending)
 
     def update(self, data: bytes) -> "Sha256":
         """Hash `data` too: bytes only, as hashlib (a TypeError otherwise)."""

@@ -188,11 +188,12 @@ def now() -> str:
     return _clock[1]
 
 
-def provenance(record: Any, options: Options, place: dict | None = None) -> dict:
+def provenance(record: Any, options: Options, place: dict | None = None, digest: str | None = None) -> dict:
     """A verdict's `provenance`, unsigned (`key` and `signed_at` null until signed); `place`:
-    a stored match's verdict's place in its chain of revisions (see place())."""
+    a stored match's verdict's place in its chain of revisions (see place()); `digest`: the
+    record's, where the caller hashed it already (a live write's, from its last deal)."""
     return {"engine": __version__, "engine_source": engine_source(), "rulebook": rulebook_digest(),
-            "options": options_digest(options), "record": record_digest(record), **(place or {}),
+            "options": options_digest(options), "record": digest or record_digest(record), **(place or {}),
             "key": None, "signed_at": None}
 
 

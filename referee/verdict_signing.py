@@ -215,6 +215,7 @@ class Signer:
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self._name = os.fspath(self.path)  # os.stat's, twice a signature: a Path's stat costs more
         self._keys: list[Key] | None = None
         self._stamp = None
 
@@ -226,7 +227,7 @@ class Signer:
     def _file(self):
         """What tells one state of the ring's file from another (a rotation replaces it whole)."""
         try:
-            st = self.path.stat()
+            st = os.stat(self._name)
         except FileNotFoundError:
             return None
         return st.st_ino, st.st_mtime_ns, st.st_size

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee import judge as judging
 from referee.engine.settlement import Settler
+from referee.midstate import Sha256
 from referee.provenance import place
 from referee.verdict_signing import Signer
 
@@ -31,9 +32,10 @@ def judge_tail(record: dict, at: Tail, resume: tuple[int, dict], settler: Settle
     verdict = possible(judging.judge_deal(record, at.first + index, start, expected, settler))
     verdict = {**verdict, "deals": [*old["deals"][:index], *verdict["deals"]]}
     where = place(match, revision, None)
+    prefix = {**at.prefix, "verdict": Sha256(at.prefix["verdict"])}  # resumed once, for both verdicts
     if old.get("signature") is not None:  # chained as place() chains the whole verdict before
-        where["previous"] = "sha256:" + judging.hashed(at.prefix["verdict"], old).hex()
-    return judging.write_tail(verdict, record, at.prefix, signer, where)
+        where["previous"] = "sha256:" + judging.hashed(prefix["verdict"], old).hex()
+    return judging.write_tail(verdict, record, prefix, signer, where)
 
 
 def possible(verdict: dict) -> dict:
