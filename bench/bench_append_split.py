@@ -108,6 +108,7 @@ def main() -> None:
     parser.add_argument("--wall", action="store_true", help="time by the wall clock, not the thread's CPU")
     parser.add_argument("--statements", action="store_true", help="print the SQL statements of one card")
     parser.add_argument("--profile", action="store_true", help="cProfile the cards instead (inflates small calls)")
+    parser.add_argument("--profile-to", help="with --profile: the stats also written to this file (pstats)")
     args = parser.parse_args()
     global CLOCK
     CLOCK = time.perf_counter if args.wall else time.thread_time
@@ -175,14 +176,16 @@ def main() -> None:
             print("the statements of one card:")
             card(tables[0])
             event.remove(store.db.engine, "before_cursor_execute", _show)
+        locked = lock_clock(store.db.engine)
         timer.reset()
         sql["n"], sql["t"] = 0, 0.0
+        locked["took"], locked["cpu"], locked["n"] = 0.0, 0.0, 0
         whole, cpu0 = [], time.process_time()
         profile = None
         if args.profile:
             import cProfile
 
-            profile = cProfile.Profile()
+            profile = cProfile.Profile(CLOCK)  # the thread's CPU (--wall: the wall clock)
             profile.enable()
         while len(whole) < args.cards and any(t[2] for t in tables):
             for table in tables:
@@ -192,6 +195,8 @@ def main() -> None:
             import pstats
 
             profile.disable()
+            if args.profile_to:
+                profile.dump_stats(args.profile_to)
             pstats.Stats(profile).sort_stats("cumulative").print_stats(60)
         cpu = (time.process_time() - cpu0) / len(whole) * 1000
         n = len(whole)
@@ -204,6 +209,40 @@ def main() -> None:
         print(f"  {mean - listed:6.3f} ms  {(mean - listed) / mean:5.1%}  the rest (Flask, routing, sessions, ...)")
         print(f"  SQL: {sql['n'] / n:.1f} statements a card, {sql['t'] / n * 1000:.3f} ms in the driver"
               " (inside the sections above)")
+        print(f"  writing transactions: {locked['n'] / n:.1f} a card, from their BEGIN to their COMMIT's end"
+              f" {locked['took'] / n * 1000:.3f} ms a card by the wall clock, {locked['cpu'] / n * 1000:.3f} ms of CPU"
+              " (SQLite: the one write lock held)")
+
+
+def lock_clock(engine) -> dict:
+    """The wall time of the engine's writing transactions, from their BEGIN to the end of
+    their commit or rollback (on SQLite, BEGIN IMMEDIATE: the database's one write lock)."""
+    from sqlalchemy import event
+
+    from referee.store.db import READ_ONLY
+
+    out, began = {"took": 0.0, "cpu": 0.0, "n": 0}, {}
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        if not conn.get_execution_options().get(READ_ONLY):
+            began[id(conn.connection)] = (time.perf_counter(), time.thread_time())
+
+    def ended(original):
+        def timed(dbapi_connection):
+            try:
+                original(dbapi_connection)
+            finally:
+                at = began.pop(id(dbapi_connection), None)
+                if at is not None:
+                    out["took"] += time.perf_counter() - at[0]
+                    out["cpu"] += time.thread_time() - at[1]
+                    out["n"] += 1
+        return timed
+
+    engine.dialect.do_commit = ended(engine.dialect.do_commit)
+    engine.dialect.do_rollback = ended(engine.dialect.do_rollback)
+    return out
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ from sqlalchemy import text
 from referee.store.db import make_engine
 
 engine = make_engine(os.environ["DATABASE_URL"])
-# /numbered/<owner>: also the feed's numbering, as publishing._numbered's UPDATE of the tournament
+# /numbered/<owner>: also the feed's numbering, as publishing.numbered's UPDATE of the tournament
 NUMBERED = text("UPDATE bench_bare_tournaments SET write_count = write_count + 1, feed_seq = feed_seq + 1,"
                 " changed_at = CASE WHEN changed_at IS NULL OR changed_at < :at THEN :at ELSE changed_at END"
                 " WHERE id = :t RETURNING feed_seq")

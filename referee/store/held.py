@@ -1,6 +1,6 @@
 """A live write's statements sent together (issue 39, many tables): the revision inserted, the
 deal's and the match's rows written are held while the write is stored and sent with its
-tournament's count (publishing._numbered's UPDATE ... RETURNING), on PostgreSQL as one
+tournament's count (publishing.numbered's UPDATE ... RETURNING), on PostgreSQL as one
 statement, the held ones its data-modifying CTEs (one round trip where there were four),
 elsewhere one by one in the order they were held. Only statements built once are held (each
 with bind parameters of its own names); what the write reads meanwhile (the feed's rows) is
@@ -24,12 +24,24 @@ _JOINED: dict[tuple, object] = {}
 
 
 @contextmanager
-def holding(s: Session) -> Iterator[None]:
-    """`later`'s statements held until `sent` (any still held are sent at the end)."""
-    s.info[_HELD] = []
+def holding(s: Session, held: list | None = None) -> Iterator[None]:
+    """`later`'s statements held until `sent` (any still held are sent at the end); `held`:
+    statements `kept` in another session, held first."""
+    s.info[_HELD] = list(held or ())
     try:
         yield
         sent(s)
+    finally:
+        s.info.pop(_HELD, None)
+
+
+@contextmanager
+def kept(s: Session) -> Iterator[list]:
+    """`later`'s statements kept, never sent by `s`: the list given, for another session's
+    `holding` (a write made in a read transaction, stored by a writing one)."""
+    s.info[_HELD] = held = []
+    try:
+        yield held
     finally:
         s.info.pop(_HELD, None)
 

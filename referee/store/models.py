@@ -64,7 +64,7 @@ class Tournament(Base):
     # Those finished, counted by each write that finishes or reopens one (standings.py).
     finished_count: Mapped[int] = mapped_column(default=0, server_default="0")
     # Every write of one of its matches counts itself here and leaves its match's `updated_at`
-    # if later (publishing._numbered): what its ETag and the list's last change read.
+    # if later (publishing.numbered): what its ETag and the list's last change read.
     write_count: Mapped[int] = mapped_column(default=0, server_default="0")
     changed_at: Mapped[datetime | None]
 

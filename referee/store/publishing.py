@@ -28,6 +28,28 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
     what they show of a live deal is what `after`, the current revision, shows. `first`: a
     live write's, whose `before` and `after` hold their deals from deal `first` on (every
     deal before it over and unchanged)."""
+    events = facts(s, m, before, after, finished_before, kind, why, first)
+    finished_now = m.status == "finished"
+    if not (finished_before or finished_now):
+        numbered(s, t, m, events)  # no standings to count
+        return
+    sent(s)  # the write's statements held (held.py), before the reads of the standings
+    # SQLite: this writing transaction read it (a plain row, matches.live_rows_in: read it as an entity)
+    if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
+        t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
+    old = before.verdict if before is not None else None
+    counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
+                               (after.record, after.verdict) if finished_now else None)
+    if counted is not None:
+        events.append(("standings.changed", counted))
+    numbered(s, t, m, events)
+
+
+def facts(s: Session, m: Match, before: Head | None, after: Head, finished_before: bool, kind: str | None,
+          why: str = "play", first: int | None = None) -> list[ledger.Event]:
+    """publish's feed events but the standings': what the write changed of the match (m as
+    the write leaves it). It reads this match's feed alone (what it announced), which only
+    this match's writes change."""
     finished_now = m.status == "finished"
     old = before.verdict if before is not None else None
     new = after.verdict
@@ -46,21 +68,10 @@ def publish(s: Session, t: Tournament, m: Match, before: Head | None, after: Hea
         # a correction, or a change to a match outcome already announced (reopened, won again)
         events.append(("match.revised", {"revision": m.revision, "why": why, "previous": old["match"],
                                           "match": new["match"], "finished": finished_now}))
-    if not (finished_before or finished_now):
-        _numbered(s, t, m, events)  # no standings to count
-        return
-    sent(s)  # the write's statements held (held.py), before the reads of the standings
-    # SQLite: this writing transaction read it (a plain row, matches.live_rows_in: read it as an entity)
-    if not isinstance(t, Tournament) or t not in s or s.get_bind().dialect.name == "postgresql":
-        t = load_tournament(s, t.id, lock=True)  # to the commit: the feed numbered, the standings counted, in order
-    counted = standings_change(s, t.id, (before.record, old) if finished_before else None,
-                               (after.record, new) if finished_now else None)
-    if counted is not None:
-        events.append(("standings.changed", counted))
-    _numbered(s, t, m, events)
+    return events
 
 
-def _numbered(s: Session, t: Tournament, m: Match, events: list[ledger.Event]) -> None:
+def numbered(s: Session, t: Tournament, m: Match, events: list[ledger.Event]) -> None:
     """A write's feed events, numbered by one UPDATE of its tournament's row, which also
     counts the write and keeps the latest change (the tournament's ETag and last change: the
     one place they are kept; on PostgreSQL the update holds the row lock to the commit), and

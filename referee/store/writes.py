@@ -6,16 +6,19 @@ with its feed events, if the match is still at the revision it was judged from (
 A claim or bell settled in the revision before is kept where its deal is unchanged. A live
 write (a card, a deal added) reads the match's row and its last deal's, judges that deal alone
 and stores those two rows (deals.tail); any other reads and judges the whole match. A live
-write with nothing to search (no claim or bell to settle) is read, judged and stored in one
-transaction, its key and body checked there: judging one deal takes well under a millisecond,
-less than the reads a second transaction would repeat (issue 39, many tables)."""
+write with nothing to search (no claim or bell to settle) is, on PostgreSQL, read, judged and
+stored in one transaction under its match's row lock, its key and body checked there: judging
+one deal takes well under a millisecond, less than the reads a second transaction would
+repeat (issue 39, many tables). On SQLite, whose one write lock every table's writes share,
+it is read, judged and its feed events made in a read transaction and stored by a writing one
+that checks the match is still as read (_write_apart): the lock is held for the writes alone."""
 from __future__ import annotations
 
 from contextlib import nullcontext
-from functools import partial
+from functools import cache, partial
 from typing import Callable
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -30,12 +33,12 @@ from .deals import Tail, head_of, tail
 from .errors import Conflict, PreconditionFailed, PreconditionRequired
 from .ids import etag_of, keyed, strip_etag
 from .keys import key_given, require_write_key
-from .held import holding, later
+from .held import holding, kept, later
 from .history import add_revision, snapshot
 from .judging import judge, judge_tail
 from .matches import live_rows_in, load_match, load_match_in, record_for, status_of
 from .models import Match, Tournament, utcnow
-from .publishing import publish
+from .publishing import facts, numbered, publish
 from .views import Head, MatchView
 
 
@@ -100,8 +103,9 @@ class Writes:
             if not trusted:
                 key_given(key)
             if kind in ("append", "deal") and midstate.available():
+                live = self._write_live if self.db.is_postgres else self._write_apart
                 try:
-                    return self._write_live(mid, key, if_match, kind, change, body)
+                    return live(mid, key, if_match, kind, change, body)
                 except WouldSearch:
                     pass  # rolled back: judged below, outside the transaction
             return self._write_once(mid, key, if_match, kind, change, reason, close, trusted, body)
@@ -135,13 +139,45 @@ class Writes:
         (its last deal alone, when it may be: else WouldSearch, as for a claim or bell to
         settle) and stored."""
         with self.db.transaction() as s:
-            m, t, _, last = self._checked(s, mid, key, if_match, kind, False, body, live=True)
-            live, before, record, resume = _read(s, m, t, kind, change, last)
-            if live is None:
-                raise WouldSearch  # the whole match judged: outside the transaction
-            settler = Reusing(record, before.record, before.verdict, Refusing(), live.first)
-            verdict = judge_tail(record, live, resume, settler, self.signer, m.id, m.revision + 1)
+            m, t, live, before, record, verdict = self._judged_live(s, mid, key, if_match, kind, change, body)
             return self._store(s, m, t, kind, None, False, live, before, record, verdict)
+
+    def _judged_live(self, s, mid, key, if_match, kind, change, body) -> tuple:
+        """A live write read and its last deal judged: (match, tournament, tail, head read,
+        new record, new verdict); WouldSearch where it cannot be so judged."""
+        m, t, _, last = self._checked(s, mid, key, if_match, kind, False, body, live=True)
+        live, before, record, resume = _read(s, m, t, kind, change, last)
+        if live is None:
+            raise WouldSearch  # the whole match judged: outside the transaction
+        settler = Reusing(record, before.record, before.verdict, Refusing(), live.first)
+        verdict = judge_tail(record, live, resume, settler, self.signer, m.id, m.revision + 1)
+        return m, t, live, before, record, verdict
+
+    def _write_apart(self, mid, key, if_match, kind, change, body) -> MatchView:
+        """SQLite: a card or a deal added read, judged, signed and compared for the feed in a
+        read transaction, which takes no lock, then stored by a writing one (which holds the
+        database's one write lock) if the match's revision and its tournament's write key are
+        still those read (a compare-and-swap: nothing else the write read can have changed
+        without them, its feed's announcements included); else read and judged again from the
+        new head (whose ETag the If-Match then meets). A write that finishes its match or comes
+        after its finish (the standings counted, under the lock) is made whole under the lock."""
+        for _ in range(3):
+            with self.db.reading() as s:
+                m, t, live, before, record, verdict = self._judged_live(s, mid, key, if_match, kind, change, body)
+                if m.status == "finished" or status_of(verdict, m.closed) == "finished":
+                    break
+                seen = (m.revision, t.key_hash)
+                with kept(s) as held:
+                    _revised(s, m, kind, None, False, live, before, record, verdict)
+                    events = facts(s, m, before, Head(record, verdict), False, kind,
+                                   why_of(kind, record, before.record), live.first)
+            with self.db.transaction() as s:
+                now = s.execute(_seen(), {"id": mid}).one_or_none()
+                if now is not None and tuple(now) == seen:
+                    with holding(s, held):
+                        numbered(s, t, m, events)
+                    return self._view(m, live, verdict, record)
+        return self._write_live(mid, key, if_match, kind, change, body)
 
     def _write_once(self, mid, key, if_match, kind, change, reason, close, trusted, body) -> MatchView:
         """`trusted`: the operator's own command on the server (no key, the current ETag)."""
@@ -169,21 +205,19 @@ class Writes:
 
     def _store(self, s, m, t, kind, reason, close, live, before, record, verdict) -> MatchView:
         """The write stored: its revision, the match's row, its feed events."""
-        first = live.first if live is not None else 0
         finished_before = m.status == "finished"
-        at = utcnow()
         # a live write's revision and rows are sent with the feed's count (held.py)
         with holding(s) if live is not None else nullcontext():
-            add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None, live)
-            m.updated_at = at
-            m.closed = m.closed or close or bool(record.get("closed"))
-            m.status = status_of(verdict, m.closed)
-            _row_written(s, m)
+            _revised(s, m, kind, reason, close, live, before, record, verdict)
             publish(s, t, m, before, Head(record, verdict), finished_before, kind,
-                    why_of(kind, record, before.record), None if live is None else first)
+                    why_of(kind, record, before.record), None if live is None else live.first)
+        return self._view(m, live, verdict, record)
+
+    def _view(self, m, live, verdict, record) -> MatchView:
+        """A write's answer: a live write's the deal it changed, the whole match when asked."""
         if live is None:
             return MatchView(m, True, Head(record, verdict))
-        changed = (first + len(verdict["deals"]) - 1, verdict["deals"][-1])
+        changed = (live.first + len(verdict["deals"]) - 1, verdict["deals"][-1])
         return MatchView(m, True, read=partial(self._head_at, m.id, m.revision), changed=changed)
 
     def _head_at(self, mid: str, revision: int) -> Head:
@@ -227,6 +261,16 @@ class Writes:
                            trusted=trusted)
 
 
+def _revised(s, m, kind, reason, close, live, before, record, verdict) -> None:
+    """The write's revision added and the match's row set (`m` left as the write leaves it)."""
+    at = utcnow()
+    add_revision(s, m, kind, reason, record, verdict, at, before if m.revision else None, live)
+    m.updated_at = at
+    m.closed = m.closed or close or bool(record.get("closed"))
+    m.status = status_of(verdict, m.closed)
+    _row_written(s, m)
+
+
 _ROW = Match.__table__.c
 _WRITTEN = ("revision", "record", "verdict", "updated_at", "closed", "status")  # what a write changes of the row
 _UPDATE_ROW = update(Match.__table__).where(_ROW.id == bindparam("the_id")).values(
@@ -242,6 +286,13 @@ def _row_written(s, m: Match) -> None:
     if isinstance(m, Match):  # not a plain row (matches.live_rows_in)
         for name, value in values.items():
             set_committed_value(m, name, value)
+
+
+@cache
+def _seen():
+    """What _write_apart compares under the write lock, built once at its first use."""
+    m, t = Match.__table__, Tournament.__table__
+    return select(m.c.revision, t.c.key_hash).join_from(m, t, t.c.id == m.c.tournament_id).where(m.c.id == bindparam("id"))
 
 
 def _given(value) -> tuple[list, Callable[[], None]]:

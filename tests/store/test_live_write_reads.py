@@ -95,27 +95,39 @@ def test_a_correction_reads_every_deal(counted):
 
 @pytest.mark.skipif(not midstate.available(), reason="no libcrypto here: the store reads and judges whole matches")
 def test_a_card_is_one_transaction_and_a_deal_added_another(counted):
-    """A card or a deal added is read, judged and stored in one transaction (no claim or bell
-    to search: tests/store/test_perfect_play_writes.py has those judged outside any); its
-    key, If-Match and body are checked in it, once."""
+    """A card or a deal added is read, judged and stored in one transaction on PostgreSQL (no
+    claim or bell to search: tests/store/test_perfect_play_writes.py has those judged outside
+    any); its key, If-Match and body are checked in it, once. On SQLite it is read and judged
+    in a read transaction and stored by a writing one, which reads only what it compares."""
+    from referee.store.db import READ_ONLY
+
     store, seen = counted
+    each = 1 if store.db.is_postgres else 2  # transactions a write begins
     begun = []
     event.listen(store.db.engine, "begin", lambda conn: begun.append(conn))
     key, view, dealer = session_at(store, 29)
     begun.clear()
     view = store.add_deal(view.match.id, key, view.etag, lambda: {"dealer": dealer, "trump": {"suit": "S"}})
-    assert len(begun) == 1
+    assert len(begun) == each
     sent = []
-    event.listen(store.db.engine, "before_cursor_execute", lambda conn, cursor, text, *_: sent.append(text))
+    event.listen(store.db.engine, "before_cursor_execute",
+                 lambda conn, cursor, text, *_: sent.append((conn.get_execution_options().get(READ_ONLY, False), text)))
     view = store.append_events(view.match.id, key, view.etag, lambda: ev(f"{(dealer + 1) % 4}:AH"))
-    assert len(begun) == 2 and view.match.revision == 3
+    assert len(begun) == 2 * each and view.match.revision == 3
     # the match's row (locked) with its tournament's and its last deal's (with the dealer
     # before it), by one statement; the revision, the two rows updated, the tournament's count
     # (its row locked by that update), on PostgreSQL by one statement (store/held.py); not
     # whether the match was announced finished (a card that changes no outcome), nor what the
     # feed said of the deal (a card that changes none of its facts)
-    sent = [t for t in sent if not t.startswith("BEGIN")]
-    assert len(sent) <= (2 if store.db.is_postgres else 5) and not any("LIMIT" in t or "feed_events.type IN" in t for t in sent), sent
+    sent = [(reading, t) for reading, t in sent if not t.startswith("BEGIN")]
+    texts = [t for _, t in sent]
+    assert not any("LIMIT" in t or "feed_events.type IN" in t for t in texts), texts
+    if store.db.is_postgres:
+        assert len(sent) <= 2, texts
+    else:  # read: the three rows; written: the revision and tournament key compared, then the four writes
+        assert [reading for reading, _ in sent] == [True] + [False] * 5, sent
+        assert texts[0].startswith("SELECT") and texts[1].startswith("SELECT") and "match_deals" not in texts[1]
+        assert not any(t.startswith("SELECT") for t in texts[2:]), texts
     assert view.live_dict()["deal"] == {"index": 29, "verdict": view.revision.verdict["deals"][29]}
 
 
