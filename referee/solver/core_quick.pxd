@@ -17,6 +17,7 @@ cdef u64 UNDECIDED
 
 cdef class Quick(Spans):
     cdef public int cash_counts, bridge
+    cdef int drawn_trumps
     cdef u64 cash_rel, trumps_rel
     cdef int cash_n[4]
     cdef int trumps_n[4]
@@ -27,13 +28,16 @@ cdef class Quick(Spans):
     cdef int _cash(self, int seat, int follows) noexcept
 
     @cython.locals(left=cython.int, team=cython.int, tr=cython.int, have=cython.int, n=cython.int, leader=cython.int,
-                   partner=cython.int, ours=cython.int, q=cython.int, rel=u64, b=cython.int, pb=cython.int,
+                   partner=cython.int, ours=cython.int, q=cython.int, need=cython.int, seat=cython.int, rel=u64, b=cython.int, pb=cython.int,
                    entries=cython.int, s=cython.int, more=cython.int, more_rel=u64, more_tr=cython.int, own=cython.int)
     cdef u64 _sure(self, long long t) noexcept
 
     @cython.locals(tr=cython.int, b=cython.int, o1=cython.int, o2=cython.int, p=cython.int, top=cython.int, q=cython.int,
-                   rel=u64, partner_trumps=cython.int, s=cython.int, m=u64, n=cython.int)
+                   partner_trumps=cython.int, s=cython.int, m=u64, n=cython.int)
     cdef int _drawn(self, int seat) noexcept
+
+    @cython.locals(rel=u64, used=cython.int, b=cython.int, best=cython.int, s=cython.int, k=cython.int, run=cython.int)
+    cdef u64 _fewest(self, int need, int seat) noexcept
 
     @cython.locals(tr=cython.int, seat=cython.int, o=u64, m=u64, best=cython.int, rel=u64, k=cython.int, x=cython.int)
     cdef int _trumps(self) noexcept

@@ -17,6 +17,7 @@ class Quick(Spans):
         self.cash_rel = 0
         self.cash_counts = 0
         self.cash_n = [0] * 4
+        self.drawn_trumps = 0
         self.trumps_rel = 0
         self.trumps_n = [0] * 4
         self.trumps_of = [0] * 4
@@ -87,18 +88,23 @@ class Quick(Spans):
         if ((t >= left) if ours else (t <= 1)) and self._lost_lead():
             return (FALSE if ours else TRUE) << RES | self.trumps_rel
         q = self._cash(leader, 0)
+        need = t if ours else left - t + 1  # the leader's team's tricks that decide it
+        if q >= need:
+            return (TRUE if ours else FALSE) << RES | self._fewest(need, leader)
         rel = self.cash_rel
         if have:
-            n = max(self.trumps_n[leader] + self._ruff_trick(leader), self.trumps_n[partner])
+            n = self.trumps_n[leader] + self._ruff_trick(leader)
+            seat = leader if n >= self.trumps_n[partner] else partner  # the seat whose trumps count
+            n = max(n, self.trumps_n[partner])
             if n > self.cash_n[tr]:
                 q += n - self.cash_n[tr]
-                rel |= self.trumps_of[leader] | self.trumps_of[partner]
-        if (q >= t) if ours else (left - q < t):
+                rel |= self.trumps_of[seat]
+        if q >= need:
             return (TRUE if ours else FALSE) << RES | rel
         if have and not self.lmt:
             q = self._drawn(leader)
-            if (q >= t) if ours else (left - q < t):
-                return (TRUE if ours else FALSE) << RES | self.cash_rel
+            if q >= need:
+                return (TRUE if ours else FALSE) << RES | self.cash_rel | self._fewest(need - self.drawn_trumps, leader)
         b = leader * 4
         pb = partner * 4
         entries = 0
@@ -123,6 +129,30 @@ class Quick(Spans):
                     return (TRUE if ours else FALSE) << RES | rel
         return UNDECIDED << RES
 
+    def _fewest(self, need, seat):
+        """After _cash or _drawn (cash_n: the tricks counted in each suit): the top cards of the
+        fewest of those tricks that make `need`, the largest counts first (as DDS's
+        QuickTricks stops counting once the target is reached). Each suit's count stands
+        alone (it holds whatever is cashed before it: the lengths it was cut to are the table
+        key's), and so do the top k of its cards: so the answer holds wherever those cards lie
+        with the same seats, and the table's entry then matches more positions than with
+        every counted card. A count beyond the seat's top run (its long cards) needs the run."""
+        rel = 0
+        used = 0
+        b = seat * 4
+        while need > 0:
+            best = -1
+            s = 0
+            for s in range(4):
+                if not (used >> s) & 1 and self.cash_n[s] and (best < 0 or self.cash_n[s] > self.cash_n[best]):
+                    best = s
+            used |= 1 << best
+            k = need if need < self.cash_n[best] else self.cash_n[best]
+            run = self._top_run(self.h[b + best], self.alive[best])
+            rel |= self._top_mask(best, self.alive[best], k if k < run else run)
+            need -= k
+        return rel
+
     def _drawn(self, seat):
         """The tricks `seat`, on lead with the trump known, takes at once when its run of the
         highest trumps (T of them) is as long as each opponent's trumps: it leads those T
@@ -134,7 +164,8 @@ class Quick(Spans):
         all the seat's cards of the suit where no other seat holds more of it than that run
         (after the run they are out of it, and none can ruff). Then the seat's other trumps
         where P <= T (no one else holds a trump: each wins). The lengths are the table key's;
-        cash_rel: the top cards counted."""
+        cash_rel: the top trumps that draw (each side suit's count in cash_n, the trump tricks
+        in drawn_trumps: _fewest then finds the side suits' cards the answer needs)."""
         tr = self.trump
         b = seat * 4
         o1 = ((seat + 1) & 3) * 4
@@ -144,26 +175,27 @@ class Quick(Spans):
         if self.bits[self.h[o1 + tr]] > top or self.bits[self.h[o2 + tr]] > top:
             return 0
         q = top
-        rel = self._top_mask(tr, self.alive[tr], top)
         partner_trumps = self.bits[self.h[p + tr]] > top
         if not partner_trumps:
             q = self.bits[self.h[b + tr]]
+        self.cash_rel = self._top_mask(tr, self.alive[tr], top)
+        self.drawn_trumps = q  # and cash_n: each side suit's tricks
         s = 0
         for s in range(4):
             m = self.h[b + s]
+            self.cash_n[s] = 0
             if s == tr or not m:
                 continue
             n = self._top_run(m, self.alive[s])
             if not n:
                 continue
-            rel |= self._top_mask(s, self.alive[s], n)
             if partner_trumps:
                 n = min(n, self.bits[self.h[p + s]])
             elif (self.bits[self.h[o1 + s]] <= n and self.bits[self.h[o2 + s]] <= n
                   and self.bits[self.h[p + s]] <= n):
                 n = self.bits[m]
+            self.cash_n[s] = n
             q += n
-        self.cash_rel = rel
         return q
 
     def _trumps(self):
