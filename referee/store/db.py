@@ -13,6 +13,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from .plain import Plain
+
 MIGRATIONS = Path(__file__).resolve().parents[1] / "shipped" / "migrations"  # migrations/, shipped in the package
 READ_ONLY = "referee_read_only"  # an execution option: this transaction only reads
 
@@ -65,8 +67,8 @@ class Database:
         # PostgreSQL: a read sees one snapshot (a match's summary row and its deals' rows as one
         # write left them); SQLite's read transaction is one already
         snapshot = {"isolation_level": "REPEATABLE READ"} if self.is_postgres else {}
-        self.read_sessions = sessionmaker(self.engine.execution_options(**{READ_ONLY: True}, **snapshot),
-                                          expire_on_commit=False)
+        self.read_engine = self.engine.execution_options(**{READ_ONLY: True}, **snapshot)
+        self.read_sessions = sessionmaker(self.read_engine, expire_on_commit=False)
 
     @property
     def is_postgres(self) -> bool:
@@ -83,6 +85,13 @@ class Database:
         """A transaction that only reads: on SQLite it does not take the write lock."""
         with self.read_sessions.begin() as session:
             yield session
+
+    @contextmanager
+    def plainly(self, reading: bool = False) -> Iterator[Plain]:
+        """transaction() (`reading`: reading()) on a Core connection, not an ORM session: for
+        a write that loads and flushes no entity (store/plain.py)."""
+        with (self.read_engine if reading else self.engine).begin() as conn:
+            yield Plain(conn)
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -162,7 +162,7 @@ class Writes:
         new head (whose ETag the If-Match then meets). A write that finishes its match or comes
         after its finish (the standings counted, under the lock) is made whole under the lock."""
         for _ in range(3):
-            with self.db.reading() as s:
+            with self.db.plainly(reading=True) as s:
                 m, t, live, before, record, verdict = self._judged_live(s, mid, key, if_match, kind, change, body)
                 if m.status == "finished" or status_of(verdict, m.closed) == "finished":
                     break
@@ -171,7 +171,7 @@ class Writes:
                     _revised(s, m, kind, None, False, live, before, record, verdict)
                     events = facts(s, m, before, Head(record, verdict), False, kind,
                                    why_of(kind, record, before.record), live.first)
-            with self.db.transaction() as s:
+            with self.db.plainly() as s:
                 now = s.execute(_seen(), {"id": mid}).one_or_none()
                 if now is not None and tuple(now) == seen:
                     with holding(s, held):
