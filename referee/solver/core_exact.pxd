@@ -65,6 +65,8 @@ cdef class Exact(Reach):
     @cython.locals(gain=cython.int, rel=u64, w=cython.int, r=u64)
     cdef u64 _reach_close(self, int want) except? 0xFFFFFFFFFFFFFFFF
 
+    cdef u64 _exact_within(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
+
     @cython.locals(sure=cython.int, r=u64)
     cdef u64 _exact_envelope(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 

@@ -286,6 +286,19 @@ class Exact(Reach):
     # giving exactly kk can end with lie among those of every sequence of trick winners;
     # when they decide `value >= t`, only whether such a line exists is left, asked here
 
+    def _exact_within(self, t, kk):
+        """Within a trick: the bound of the trick's start (_exact_envelope, _exact_pile), its
+        spans being those of every sequence of trick winners from here (the trick on the table
+        is won by some seat, with an ace or not, a trump or not, as each span tries). Not
+        where the face-down trump was shown within this trick under trump.concealed, where
+        whether the pile's trump is established depends on the winning card's place in the
+        trick (core_trick._pile_trick), which the spans take to be after the show."""
+        if self.piled == 2:
+            return self._exact_envelope(t, kk)
+        if self.r.concealed and self.revealed and self.reveal_k:
+            return UNDECIDED << RES
+        return self._exact_pile(t, kk)
+
     def _exact_envelope(self, t, kk):
         """Where a trick won is never worse than lost: every end the deal can reach with the
         team taking exactly kk more tricks (whoever wins each trick) has an outcome in
