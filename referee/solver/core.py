@@ -172,8 +172,8 @@ class Search(Exact):
         move), NONE where no move has a line (EXACT)."""
         if self._count_node():
             return 0
-        if self.objective == EXACT and self.tk and self.monotone:
-            res = self._exact_envelope(t, kk)
+        if self.objective == EXACT and self.tk and self.piled:
+            res = self._exact_within(t, kk)
             if res != UNDECIDED << RES:
                 return res
         elif self.tk == 1 and self.bridge and self._trump_settled():
