@@ -43,7 +43,8 @@ cdef class Search(Exact):
     @cython.locals(gain=cython.int, rel=u64, obj=cython.int, r=u64)
     cdef u64 _close(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
-    @cython.locals(left=cython.int, obj=cython.int, r=u64, key=u64, lens=u64, c0=u64, c1=u64, c2=u64, c3=u64)
+    @cython.locals(left=cython.int, obj=cython.int, r=u64, key=u64, tt=cython.longlong, lens=u64, c0=u64, c1=u64, c2=u64,
+                   c3=u64)
     cdef u64 _start(self, long long t, int kk) except? 0xFFFFFFFFFFFFFFFF
 
     @cython.locals(ply=cython.int, seat=cython.int, mine=cython.int, n=cython.int, want=u64, other=u64, rel=u64,

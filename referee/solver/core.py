@@ -148,10 +148,12 @@ class Search(Exact):
             r = self._exact_pile(t, kk)
             if r != UNDECIDED << RES:
                 return r
+        self.ask_t = t
         key = self._key(kk)
+        tt = self.key_t  # the threshold as the key's entries keep it (core_table._goal)
         lens = self.lens
         self._codes()
-        r = self._lookup(self._find(key, lens, 0), t)
+        r = self._lookup(self._find(key, lens, 0), tt)
         if r != UNDECIDED << RES:
             return r
         c0 = self.code[0]  # this position's, again at the store (the search below changes them)
@@ -164,7 +166,7 @@ class Search(Exact):
             self.code[1] = c1
             self.code[2] = c2
             self.code[3] = c3
-            self._store(key, lens, t, r, self.best_move)
+            self._store(key, lens, tt, r, self.best_move)
         return r
 
     def _card(self, t, kk, hint):

@@ -22,6 +22,7 @@ cdef int WIDE
 cdef class Table(Pool):
     # the keys: the rule state, as far as the objective looks at it
     cdef dict fates, fate_ids, state_ids
+    cdef public long long ask_t, key_t
 
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept

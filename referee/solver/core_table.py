@@ -14,11 +14,15 @@ class Table(Pool):
         self.fates = {}
         self.fate_ids = {}
         self.state_ids = {}
+        self.ask_t = 0
+        self.key_t = 0
 
     def _key(self, kk):
         """The bucket's first word: the leader, the perspective team and the rule state the
-        objective looks at (the second is the suit lengths, `lens`)."""
+        objective looks at (the second is the suit lengths, `lens`); `key_t`: the threshold
+        (`ask_t`, the question's) as this key's entries keep it."""
         obj = self.objective
+        self.key_t = self.ask_t
         state = (self.trump + 1) | self.hidden << 3
         # the futures of a pile with the tens are many: theirs only for the last 7 tricks
         if obj == SCORE and (not (self.r.pile and self.tens_on) or self.number >= 7):
