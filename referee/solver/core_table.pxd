@@ -21,13 +21,17 @@ cdef int WIDE
 
 cdef class Table(Pool):
     # the keys: the rule state, as far as the objective looks at it
-    cdef dict fates, fate_ids, state_ids
+    cdef dict fates, fate_ids, state_ids, goals, goal_ids
+    cdef list fate_sigs
     cdef public long long ask_t, key_t
 
     @cython.locals(obj=cython.int, state=u64)
     cdef u64 _key(self, int kk) noexcept
 
     cdef u64 _fate_key(self, u64 state) except? 0xFFFFFFFFFFFFFFFF
+
+    @cython.locals(k=u64, v=object, sig=tuple, goal=tuple)
+    cdef u64 _goal(self, u64 fate, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     cdef u64 _owners_key(self, u64 state) noexcept
     @cython.locals(found=object, v=u64, mark=u64)

@@ -13,6 +13,9 @@ class Table(Pool):
         super().__init__(rules, objective, outcome, spend)
         self.fates = {}
         self.fate_ids = {}
+        self.fate_sigs = []
+        self.goals = {}
+        self.goal_ids = {}
         self.state_ids = {}
         self.ask_t = 0
         self.key_t = 0
@@ -58,9 +61,40 @@ class Table(Pool):
         return mark << WIDE | v
 
     def _fate_key(self, state):
-        """SCORE without a deciding pair: the tally, the tens and the pile as far as they still
-        matter (_fate's id, below 2**32: ids are fewer than the states they stand for)."""
-        return self._owners_key(state << 32 | self._fate())
+        """SCORE without a deciding pair: the question's goal (_goal: which sequences of trick
+        winners from here reach `ask_t`, as far as the tally, the tens and the pile decide it;
+        an id below 2**32: ids are fewer than the states they stand for). Its entries keep the
+        threshold 0: the goal holds the question whole."""
+        goal = self._goal(self._fate(), self.ask_t)
+        self.key_t = 0
+        return self._owners_key(state << 32 | goal)
+
+    def _goal(self, fate, t):
+        """The id of the question "does the value reach t?" after the tally of future `fate`
+        (_fate): for every sequence of trick winners from here (and the tens each trick holds),
+        whether its outcome reaches t; a court's stop or play-on with its chooser (the court
+        team: the fate keeps whether it is the perspective team). Positions whose tallies differ, asked
+        different thresholds, share it where the same sequences reach them (Mendikot's "won?"
+        after 8 tricks to 0 and after 7 to 1 with a ten each), so their answers meet in the
+        table; the answer of the game from here depends on the cards, the rule state of play
+        (the key's other fields) and this set alone."""
+        k = fate << 20 | (t + 0x20000)  # t within -0x1FFFF..0x20000 (a value + 1)
+        v = self.goals.get(k)
+        if v is not None:
+            return v
+        sig = self.fate_sigs[fate]
+        if sig[0] == -1:
+            goal = (-1, 1 if sig[1] >= t else 0)
+        elif sig[0] == -2:
+            goal = (-2, sig[3], self._goal(sig[1], t), self._goal(sig[2], t))
+        else:
+            goal = tuple([self._goal(kid, t) for kid in sig])
+        v = self.goal_ids.get(goal)
+        if v is None:
+            v = len(self.goal_ids)
+            self.goal_ids[goal] = v
+        self.goals[k] = v
+        return v
 
     def _owners_key(self, state):
         if self.specials & (1 << TEN):
@@ -98,7 +132,7 @@ class Table(Pool):
             stop = self._fate()
             self.ended = 0
             self.play_on = 1
-            sig = (-2, stop, self._fate())
+            sig = (-2, stop, self._fate(), 1 if self.first_seven == self.team else 0)  # with its chooser
             self._fate_restore(saved)
         else:
             sig = tuple(self._fate_kids(opened, saved))
@@ -106,6 +140,7 @@ class Table(Pool):
         if v is None:
             v = len(self.fate_ids)
             self.fate_ids[sig] = v
+            self.fate_sigs.append(sig)
         self.fates[key] = v
         return v
 
