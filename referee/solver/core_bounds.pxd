@@ -52,7 +52,7 @@ cdef class Bounds(Quick):
     @cython.locals(hidden=cython.int, tr=cython.int, at=u64, top=cython.int, holder=cython.int, mine=cython.int)
     cdef int _sure_last(self) noexcept
 
-    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, found=u64)
+    @cython.locals(q=cython.int, c=cython.int, lo=cython.longlong, hi=cython.longlong, found=u64, fell=cython.int)
     cdef u64 _pile_bound(self, long long t) except? 0xFFFFFFFFFFFFFFFF
 
     cdef u64 _owed(self, int owe, int need, long long t) except? 0xFFFFFFFFFFFFFFFF

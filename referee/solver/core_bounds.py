@@ -183,8 +183,9 @@ class Bounds(Quick):
         here (seat by seat, each winning card an ace or not, a trump or not, the trump
         established or not where that is still open, the face-down trump shown or not); and
         of those that begin with the leader cashing its quick tricks (a pile it collects, a
-        pair the other side cannot stop). The answer when that decides (no card relevant but
-        the cashed ones)."""
+        pair the other side cannot stop; where the spans follow the tens, those that fall in the
+        cashed tricks, _fallen). The answer when that decides (no card relevant but the cashed
+        ones)."""
         self._pile_span(0, 0, 0)
         if self.span_hi < t:
             return FALSE << RES
@@ -200,11 +201,12 @@ class Bounds(Quick):
             return UNDECIDED << RES
         # the leader cashes its top cards in the order it likes: its aces first, or last
         c = self._cash_aces() if self._aces_matter() else 0
-        self._pile_span(self.leader + 1, q, c)
+        fell = self._fallen(self.leader, -1) if self.follow else 0  # the tens that fall in them
+        self._pile_span_at(self.leader + 1, q, c, -1, 0, fell)
         lo = self.span_lo
         hi = self.span_hi
         if c and c < q:
-            self._pile_span(self.leader + 1, q, c | 16)
+            self._pile_span_at(self.leader + 1, q, c | 16, -1, 0, fell)
             lo = max(lo, self.span_lo)
             hi = min(hi, self.span_hi)
         if (self.leader & 1) == self.team:

@@ -3,7 +3,7 @@
 deal over every sequence of trick winners from here, by the deal's own end and pile and
 deciding-pair rules (whoever wins each trick, with an ace or not...), each memoised by the
 rule state it reads."""
-from .core_codes import ACE, SCORE
+from .core_codes import ACE, END_THIRTEEN, EXACT, SCORE
 from .core_table import Table
 
 
@@ -17,6 +17,10 @@ class Spans(Table):
         self.piles = {}
         self.span_lo = 0
         self.span_hi = 0
+        # every trick is played and the 13th collects what is left: the pile's tens go to its
+        # collector, and each ten still out to a team that collects from here (_pile_span_of)
+        self.follow = 1 if (self.tens_on and self.r.pile and self.r.end == END_THIRTEEN and not self.r.settled
+                            and (objective == SCORE or objective == EXACT)) else 0
 
     def _span(self, kk):
         """The lowest and highest outcome (span_lo, span_hi) of an end of the deal reached by
@@ -142,6 +146,12 @@ class Spans(Table):
         team exactly kk more tricks; with c >> 7, only those in which team ((c >> 5) & 3) - 1
         collects c >> 7 more tricks by trick 13 (a pair it makes when it likes: _sure_pair),
         or the deal ends before. 0 where no sequence is left."""
+        return self._pile_span_at(seat, q, c, kk, 0, 0)
+
+    def _pile_span_at(self, seat, q, c, kk, coll, fell):
+        """_pile_span's, where `follow`: with the teams that collected since the span's first
+        trick (coll: bit 0 team 0, bit 1 team 1), and `fell` tens out that fall in the q
+        tricks cashed (core_bounds._fallen), the cashing side's where the q-th collects."""
         low = (self.number | self.won[0] << 4 | self.won[1] << 8 | self._pile_word() << 12 | (self.first_seven + 1) << 23
                | self.play_on << 25 | self.court_made << 26 | self.ended << 27 | self.tens[0] << 28)
         # q, or kk + 1: a search asks with one or the other, never both
@@ -149,37 +159,59 @@ class Spans(Table):
                 | self.revealed << 12 | (self.run_by + 1) << 13 | self.run << 16 | self.deferred << 18
                 | self.revealed_trick << 19 | c << 23)
         key = low | high << 31
-        v = self.piles.get(key)
-        if v is None:
-            v = self._pile_span_of(seat, q, c, kk)
-            self.piles[key] = v
+        if self.follow:
+            wide = key  # a Python int: the pile's tens and coll do not fit in the 63 bits
+            wide = wide << 8 | self.pile_tens | coll << 3 | fell << 5
+            v = self.piles.get(wide)
+            if v is None:
+                v = self._pile_span_of(seat, q, c, kk, coll, fell)
+                self.piles[wide] = v
+        else:
+            v = self.piles.get(key)
+            if v is None:
+                v = self._pile_span_of(seat, q, c, kk, coll, fell)
+                self.piles[key] = v
         if v < 0:
             return 0
         self.span_lo = (v >> 20) - 0x20000
         self.span_hi = (v & 0xFFFFF) - 0x20000
         return 1
 
-    def _end_span(self, need):
+    def _end_span(self, need, coll):
         """The deal over: _span_of's, but none where it ended at trick 13 and the team that
-        owes (_pile_span) has not collected its `need` more."""
+        owes (_pile_span) has not collected its `need` more. Where `follow`, after trick 13
+        with one team alone collecting since the span's first trick (coll), every ten still
+        out is that team's: each is played in a trick at or after that first trick, and goes
+        to the pile's next collector, and the 13th trick collects what is left."""
         if need and self.number > 13:
             return -1
+        if self.follow and self.number > 13 and (coll == 1 or coll == 2):
+            w = coll - 1
+            out = 4 - self.tens[0] - self.tens[1]
+            self.tens[w] += out
+            v = self._value_now()
+            self.tens[w] -= out
+            return (v + 0x20000) << 20 | (v + 0x20000)
         return self._span_of(0)  # the tens still out to either side
 
-    def _pile_span_of(self, seat, q, c, kk):
-        """_pile_span's answer, packed as _span_of packs its own; -1 for none."""
+    def _pile_span_of(self, seat, q, c, kk, coll, fell):
+        """_pile_span's answer, packed as _span_of packs its own; -1 for none. Where `follow`,
+        the pile's tens go to the team that collects it (tens still out: _end_span), and the
+        tens that fell in a cash to the cashing side where its last trick collects: each fell
+        in one of those tricks, all won by that seat, and an empty pile after the last means
+        every one of them was collected, by that seat."""
         owe = (c >> 5) & 3
         need = c >> 7
         c &= 31
         if self.ended:
-            return -1 if kk > 0 else self._end_span(need)
+            return -1 if kk > 0 else self._end_span(need, coll)
         lo = 1 << 40
         hi = -(1 << 40)
         saved = self._fate_saved()
         if self.court_made and kk <= 0:  # the court team may stop here (within a cash too: more lines, still a bound)
             self.ended = 1
             self.court_made = 0
-            v = self._end_span(need)
+            v = self._end_span(need, coll)
             self._fate_restore(saved)
             if v >= 0:
                 lo = min(lo, (v >> 20) - 0x20000)
@@ -197,6 +229,9 @@ class Spans(Table):
         piled = self._pile_word()
         paired = self._pair_word()
         shown = self.revealed | self.revealed_trick << 1
+        tens0 = self.tens[0]
+        tens1 = self.tens[1]
+        pile_tens = self.pile_tens
         ws = 0
         for ws in range(4):
             if q and ws != seat - 1:
@@ -215,14 +250,21 @@ class Spans(Table):
                     self.revealed = 1
                     self.revealed_trick = number
                 gain = 0
+                got = coll
                 if self.r.pile:
                     team = self._pile_trick(number, ws, self.trump if (a // aces) % trumps else -2, ACE if ace else ACE - 1, 3)
                     if team >= 0:
                         self.won[team] += self.taken
                         gain = self.taken if team == self.team else 0
+                        if self.follow:
+                            self.tens[team] += self.pile_tens
+                            self.pile_tens = 0
+                            got |= 1 << team
                 else:
                     self.won[ws & 1] += 1
                     gain = 1 if (ws & 1) == self.team else 0
+                if fell and q == 1 and not self.pile:  # the cash's last trick collected: the tens that fell are its
+                    self.tens[ws & 1] += fell
                 self.ended = self._ends(number, ws, ace)
                 self.number = number + 1
                 left = kk - gain if kk >= 0 else -1
@@ -236,12 +278,15 @@ class Spans(Table):
                         break  # more than kk tricks: none of these sequences
                     if open_est:
                         self.pest = e
-                    if self._pile_span(seat if q > 1 else 0, q - 1 if q else 0, on, left):
+                    if self._pile_span_at(seat if q > 1 else 0, q - 1 if q else 0, on, left, got, fell if q > 1 else 0):
                         lo = min(lo, self.span_lo)
                         hi = max(hi, self.span_hi)
                 self.number = number
                 self.won[0] = won0
                 self.won[1] = won1
+                self.tens[0] = tens0
+                self.tens[1] = tens1
+                self.pile_tens = pile_tens
                 self._set_pile(piled)
                 self._set_pair(paired)
                 self.revealed = shown & 1
