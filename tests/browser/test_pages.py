@@ -69,6 +69,19 @@ def _swapped(error) -> bool:
     return isinstance(error, StaleElementReferenceException) or "does not belong to the document" in str(error)
 
 
+def _event_clicked(browser, selector) -> bool:
+    """Deal 0's event list opened and its `selector` link clicked, once shown: the page may
+    still swap in its answer (a closed list again) between the summary's click and the link's."""
+    events = browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events")
+    if events.get_attribute("open") is None:
+        events.find_element(By.TAG_NAME, "summary").click()
+    link = events.find_element(By.CSS_SELECTOR, selector)
+    if not link.is_displayed():
+        return False
+    link.click()
+    return True
+
+
 def _shown(browser, selector):
     return [e for e in browser.find_elements(By.CSS_SELECTOR, selector) if e.is_displayed()]
 
@@ -287,8 +300,7 @@ def test_a_claims_line_steps_like_played_cards_marked_as_the_referees(served, br
         {"dealer": 0, "hands": hands, "trump": {"suit": "S"}, "events": events}]}))
     claim = browser.find_element(By.CSS_SELECTOR, "#deal-0 div.claim")
     assert "did not hold" in claim.text and "awarded 2" in claim.text and "R-34" in claim.text
-    browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events summary").click()
-    browser.find_element(By.CSS_SELECTOR, "#deal-0 details.events li.claim a").click()
+    wait_for(lambda: _event_clicked(browser, "li.claim a"))
     assert "claims 3 of the remaining tricks" in position(browser)
     stepper = browser.find_element(By.CSS_SELECTOR, "#deal-0 .stepper")
     assert "referee" not in stepper.get_attribute("class").split()
