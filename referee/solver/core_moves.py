@@ -70,7 +70,14 @@ class Moves(Trick):
         else:
             n = self._follows(seat, base)
         if self.hidden and may_reveal(self.r, seat, self.tk == 0, self.tk > 0 and self.h[seat * 4 + self.tsuit[self.tb + 0]] != 0):
-            self.mv[base + n] = REVEAL
+            i = n
+            if self.r.hidden_mode:
+                # Hidden Rung: the ask or the show first (no pair collects while the trump lies
+                # face down; searched last, the lines that keep it down cost the most)
+                while i > 0:
+                    self.mv[base + i] = self.mv[base + i - 1]
+                    i -= 1
+            self.mv[base + i] = REVEAL
             n += 1
         if hint >= 0 and n > 1 and (self.tk or hint == REVEAL):
             i = 0
