@@ -35,6 +35,7 @@ from bench_replay import deal_json  # noqa: E402
 SECTIONS = [
     ("referee.api.auth", "check_write_key", "key checked before the body (its own read)"),
     ("referee.api.tournaments", "load", "body read and validated"),
+    ("referee.api.tournaments", "load_events", "body read and validated"),  # a card's events (api/bodies.py)
     ("referee.api.tournaments", "_live_response", "answer built (JSON)"),
     ("referee.store.writes", "load_match", "match row read"),
     ("referee.store.writes", "load_tournament", "tournament row read"),

@@ -35,7 +35,6 @@ APP = [
     ("referee.api.tournaments", "match_url", "answer: the match's URL"),
     ("referee.store.views", "summary", "answer: the summary"),
     ("referee.api.tournaments", "read_json_later", "body: received"),
-    ("referee.api.tournaments", "load_events", "body read and validated"),
     ("flask.app", "Flask.wsgi_app", "flask: around the view"),
     ("flask.app", "Flask.full_dispatch_request", "flask: around the view"),
     ("flask.app", "Flask.finalize_request", "flask: around the view"),
