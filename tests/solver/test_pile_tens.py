@@ -13,10 +13,7 @@ from referee.solver.position import load, outcome
 
 from .positions import random_position
 from .test_against_minimax import _same
-
-
-def _hands(deal):
-    return [" ".join(sorted(c.text for c in hand)) for hand in deal.hands]
+from .test_bounds import _hands
 
 
 class _NotFollowed(loader.python_search()):

@@ -11,6 +11,7 @@ from referee.solver.outcome import encode
 from referee.solver.position import load, outcome
 
 from .positions import random_position
+from .test_bounds import _fate
 
 PySearch = loader.python_search()
 
@@ -29,13 +30,6 @@ def _deal():
     return deal
 
 
-def _fate(search, won, tens):
-    search.number = 9
-    search.won[0], search.won[1] = won
-    search.tens[0], search.tens[1] = tens
-    return search._fate()
-
-
 def test_won_after_eight_tricks_to_none_and_after_seven_to_one_is_one_question():
     """After 8 tricks, a ten each, two tens out: with 8 tricks to none the team can still take
     all 13 (a whitewash, a larger margin), with 7 to 1 it cannot, so the futures differ; but
@@ -43,6 +37,7 @@ def test_won_after_eight_tricks_to_none_and_after_seven_to_one_is_one_question()
     each and 7 tricks already), and so is "is it lost?"; "won by a margin of 1 or more?" is not."""
     search = PySearch(_deal().rules, SCORE, outcome(_deal()))
     load(search, _deal(), 0)
+    search.number = 9  # after 8 tricks
     whitewash, plain = _fate(search, (8, 0), (1, 1)), _fate(search, (7, 1), (1, 1))
     assert whitewash != plain
     for t in (encode(0, 1), encode(-1, -1)):
