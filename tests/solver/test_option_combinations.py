@@ -119,14 +119,15 @@ def widest_key(search, kk, number):
     """The table's key with every field it packs at its largest: the trump and its face-down
     flag, the pile (its 11 bits), the tally, the first seven and the play-on, the deciding
     pair's run, the tens, the count asked, the owners of the tens and aces (12 bits each),
-    the team and the leader; SCORE's fate id at its bound (below 2**32) and a wide state's
-    id at its (below 2**36, core_codes.WIDE)."""
+    the team and the leader; SCORE's goal id at its bound (below 2**32: core_table._goal) and
+    a wide state's id at its (below 2**36, core_codes.WIDE)."""
     search.trump, search.hidden, search.number, search.team, search.leader = 3, 1, number, 1, 3
     search.pile, search.pw, search.pace, search.pest, search.pcoll, search.hot = 15, 3, 1, 1, 0, 1
     search.won, search.tens, search.pile_tens, search.first_seven, search.play_on = [13, 13], [4, 4], 4, 1, 1
     search.run_by, search.run, search.deferred, search.pkind, search.pwinner = 3, 3, 1, 3, 1
     search._owners = lambda rank: (1 << 12) - 1
-    search._fate = lambda: (1 << 32) - 1
+    search._fate = lambda: 0
+    search._goal = lambda fate, t: (1 << 32) - 1
     search.state_ids = _Crowded()
     return search._key(kk)
 
