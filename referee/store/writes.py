@@ -158,10 +158,11 @@ class Writes:
         read transaction, which takes no lock, then stored by a writing one (which holds the
         database's one write lock) if the match's revision and its tournament's write key are
         still those read (a compare-and-swap: nothing else the write read can have changed
-        without them, its feed's announcements included); else read and judged again from the
-        new head (whose ETag the If-Match then meets). A write that finishes its match or comes
-        after its finish (the standings counted, under the lock) is made whole under the lock."""
-        for _ in range(3):
+        without them, its feed's announcements included); else read again from the new head,
+        where its If-Match (or its key) no longer holds: 412 (or 403), as if it had come after.
+        A write that finishes its match or comes after its finish (the standings counted, under
+        the lock) is made whole under the lock."""
+        for _ in range(2):  # the second read refuses it; the loop's end is a guard only
             with self.db.plainly(reading=True) as s:
                 m, t, live, before, record, verdict = self._judged_live(s, mid, key, if_match, kind, change, body)
                 if m.status == "finished" or status_of(verdict, m.closed) == "finished":
